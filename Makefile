@@ -1,0 +1,40 @@
+# Partita — the only entry points a user needs: make run | make test | make bench
+VENV := .venv
+PARTITA := $(VENV)/bin/partita
+PYTEST := $(VENV)/bin/pytest
+CONFIG ?= configs/demo.yaml
+
+.PHONY: all setup run test unit lint pytest bench kernel clean
+
+all: run
+
+setup:
+	@scripts/bootstrap.sh
+
+# Boot the default system for a few virtual seconds; prints the report,
+# writes out/trace.json and out/gantt.png.
+run: setup
+	$(PARTITA) run $(CONFIG) --out out
+
+# Every test: host unit tests of the portable core, lint, Python and QEMU system tests.
+test: setup unit lint pytest
+
+unit: setup
+	$(MAKE) -f mk/unit.mk
+
+lint: setup
+	$(VENV)/bin/ruff check tools tests
+
+pytest: setup
+	$(PYTEST) -q -n 2 tests/python tests/system
+
+# Benchmarks (not tests): out/bench/*.json and docs/benchmarks.md.
+bench: setup
+	$(PARTITA) bench --out out/bench
+
+# Build the kernel image for $(CONFIG) into build/<name>/partita.elf.
+kernel: setup
+	$(PARTITA) build $(CONFIG)
+
+clean:
+	rm -rf build out

@@ -1,0 +1,44 @@
+/*
+ * The narrow hardware abstraction the portable kernel core talks to.
+ * arch/riscv64 + platform/qemu-virt implement it for the target; tests/unit implements a
+ * fake for host unit tests. kernel/ includes only this header, never arch/ or platform/.
+ */
+#ifndef PARTITA_HAL_H
+#define PARTITA_HAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+/* Identity of the calling hart, 0..ncpus-1. */
+uint32_t hal_cpu_id(void);
+
+/* Monotonic cycle counter with one time base on every hart (virtual ns x 2^-shift under
+ * icount). All kernel times are in these cycles; hal_cycles_per_sec() converts. */
+uint64_t hal_cycles(void);
+uint64_t hal_cycles_per_sec(void);
+
+/* Local interrupt masking. Nests: restore what save returned. */
+unsigned long hal_irq_save(void);
+void hal_irq_restore(unsigned long flags);
+
+/* One-shot timer of the calling hart: interrupt at or after `deadline_cycles` (absolute).
+ * Re-arming replaces the previous deadline; UINT64_MAX disarms. */
+void hal_timer_arm(uint64_t deadline_cycles);
+
+/* Inter-processor interrupt to `cpu`; the target calls pt_ipi_handler(). */
+void hal_ipi_send(uint32_t cpu);
+
+/* Wait for an interrupt with interrupts enabled (idle loop). */
+void hal_wait_for_interrupt(void);
+
+/* Console output (UART). */
+void hal_console_write(const char *s, size_t n);
+
+/* Power the machine off; `code` 0 = success. Does not return. */
+_Noreturn void hal_poweroff(int code);
+
+/* Full memory barrier between harts. */
+void hal_fence(void);
+
+#endif
