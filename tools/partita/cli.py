@@ -1,0 +1,42 @@
+"""`partita <verb>`: one entry point; each verb lives in its own module.
+
+A verb module provides `add_arguments(parser)` and `run(args) -> int` (the exit code).
+Modules are imported only when their verb is used, so `partita config` does not pay for
+numpy or matplotlib.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+VERBS: dict[str, tuple[str, str]] = {
+    "config": ("partita.config.cli", "validate a YAML configuration and generate C tables"),
+    "build": ("partita.build", "generate tables and build the kernel image for a configuration"),
+    "run": ("partita.run", "build, boot in QEMU under icount, collect trace and report"),
+    "analyze": ("partita.analysis.cli", "schedulability analysis of a configuration or task set"),
+    "trace": ("partita.trace", "decode trace rings into Perfetto JSON and a Gantt PNG"),
+    "report": ("partita.report", "per-task jobs, misses, response times, bounds"),
+    "bench": ("partita.bench", "run the benchmark suite, write JSON and Markdown"),
+    "experiment": ("partita.experiments.cli", "run a named evaluation (CSV + PNG)"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="partita", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+    argv = sys.argv[1:] if argv is None else argv
+    wanted = argv[0] if argv and argv[0] in VERBS else None
+    for verb, (modname, help_text) in VERBS.items():
+        p = sub.add_parser(verb, help=help_text, description=help_text)
+        if verb == wanted:
+            module = importlib.import_module(modname)
+            module.add_arguments(p)
+            p.set_defaults(_module=module)
+    args = parser.parse_args(argv)
+    return int(args._module.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
