@@ -71,6 +71,13 @@ struct pt_edf_rq {
 	uint32_t count;
 };
 
+/* G-EDF: one global tree for the cluster, plus one per cpu for entities pinned to it, so
+ * peek(cpu) is the earlier of two cached minima (O(1)) however many pinned entities wait. */
+struct pt_gedf_rq {
+	struct pt_edf_rq global;
+	struct pt_edf_rq pinned[PT_MAX_CPUS];
+};
+
 struct pt_sched {
 	const struct pt_sched_ops *ops;
 	uint32_t id;
@@ -81,6 +88,7 @@ struct pt_sched {
 	union {
 		struct pt_fp_rq fp;
 		struct pt_edf_rq edf;
+		struct pt_gedf_rq gedf;
 	} rq;
 	/* lock word used by the core (ticket spinlock); opaque to policies */
 	uint32_t lock_next, lock_owner;

@@ -54,7 +54,9 @@ struct pt_trace_rec {
 struct pt_trace_ring {
 	volatile uint64_t head;    /* records written (monotonic); slot = head % RECORDS */
 	volatile uint64_t dropped; /* records lost because the ring was full */
-	uint64_t pad[6];
+	volatile uint64_t tail;    /* records consumed by a live reader (host writes it; 0 if
+				    * nobody does): the ring is full when head - tail == RECORDS */
+	uint64_t pad[5];
 	struct pt_trace_rec rec[PT_TRACE_RING_RECORDS];
 };
 

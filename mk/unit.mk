@@ -1,0 +1,92 @@
+# Host unit tests of the portable core (cmocka). From the repo root: make -f mk/unit.mk
+# Builds every tests/unit/test_*.c into build/unit/ and runs them all; prints cmocka's summary
+# per program and exits non-zero if any test failed (all programs run even after a failure).
+# A new test program tests/unit/test_foo.c names the kernel sources it links in test_foo_SRCS;
+# tests/unit/fake_hal.c (settable cpu id and clock) is linked into every program.
+# Leak checking is off (LeakSanitizer needs ptrace, which some CI sandboxes forbid); ASan and
+# UBSan errors abort the program.
+HOST_CC ?= gcc
+OUT := build/unit
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CFLAGS_UNIT := -std=c11 -D_DEFAULT_SOURCE -O1 -g -Wall -Wextra -Werror $(SAN) \
+	-Ikernel/include -Ikernel -Iapps/automotive -Itests/unit -DPT_SCHED_COUNT_STEPS -MMD -MP
+LDFLAGS_UNIT := $(SAN)
+LDLIBS_UNIT := -lcmocka -lm
+
+SCHED_SRCS := kernel/sched/sched.c kernel/sched/fp/fp.c kernel/sched/edf/edf_rq.c \
+	kernel/sched/edf/edf.c kernel/sched/gedf/gedf.c
+MM_SRCS := kernel/mm/colors.c kernel/mm/page_alloc.c
+TRACE_SRCS := kernel/trace/trace.c
+APP_SRCS := $(wildcard apps/automotive/*.c)
+COMMON_SRCS := tests/unit/fake_hal.c
+
+# test program -> the kernel sources it links
+test_fp_SRCS := $(SCHED_SRCS)
+test_edf_SRCS := $(SCHED_SRCS)
+test_gedf_SRCS := $(SCHED_SRCS)
+test_colors_SRCS := $(MM_SRCS)
+test_page_alloc_SRCS := $(MM_SRCS)
+test_trace_SRCS := $(TRACE_SRCS)
+test_apps_SRCS := $(APP_SRCS)
+
+TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+BINS := $(addprefix $(OUT)/,$(TESTS))
+# Other components' host suites (mk/unit-<name>.mk, e.g. unit-spm.mk) run from here too, so
+# `make test` (which calls only this file) covers them; each must exit non-zero on failure.
+SUITES := $(sort $(wildcard mk/unit-*.mk))
+
+.PHONY: run build clean freestanding
+.SECONDARY:
+run: build freestanding
+	@fail=0; for t in $(BINS); do \
+		echo "== $$t"; \
+		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 $$t || { fail=1; echo "FAILED: $$t"; }; \
+	done; \
+	for m in $(SUITES); do \
+		echo "== suite $$m"; \
+		$(MAKE) --no-print-directory -f $$m || { fail=1; echo "FAILED: suite $$m"; }; \
+	done; \
+	if [ $$fail -ne 0 ]; then echo "unit tests: FAILURES"; exit 1; fi; \
+	echo "unit tests: all $(words $(BINS)) programs and $(words $(SUITES)) suites passed"
+
+build: $(BINS)
+
+obj = $(patsubst %.c,$(OUT)/obj/%.o,$(1))
+
+$(OUT)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	@$(HOST_CC) $(CFLAGS_UNIT) -c $< -o $@
+
+.SECONDEXPANSION:
+$(OUT)/test_%: $$(call obj,tests/unit/test_$$*.c $$(test_$$*_SRCS) $(COMMON_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  LD    $@"
+	@$(HOST_CC) $(LDFLAGS_UNIT) $^ -o $@ $(LDLIBS_UNIT)
+
+# The same portable sources, cross-compiled freestanding for riscv64 at -O2 and -Os: they must
+# reference nothing but the HAL and each other (no memcpy/memset, no libgcc helpers), and the
+# apps nothing outside apps/ (their code is mapped into user partitions alone).
+CROSS_CC ?= riscv64-unknown-elf-gcc
+CROSS_NM ?= riscv64-unknown-elf-nm
+CROSS_FLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -std=c11 -Wall -Wextra \
+	-Werror -ffreestanding -nostdlib -Ikernel/include -Ikernel
+KERNEL_PORTABLE := $(SCHED_SRCS) $(MM_SRCS) $(TRACE_SRCS)
+freestanding:
+	@if ! command -v $(CROSS_CC) >/dev/null; then echo "freestanding: $(CROSS_CC) missing, skipped"; exit 0; fi; \
+	set -e; d=$(OUT)/cross; mkdir -p $$d; bad=0; \
+	for O in -O2 -Os; do \
+		rm -f $$d/*.o; \
+		for f in $(KERNEL_PORTABLE); do $(CROSS_CC) $(CROSS_FLAGS) $$O -c $$f -o $$d/k_$$(basename $$f .c).o; done; \
+		for f in $(APP_SRCS); do $(CROSS_CC) $(CROSS_FLAGS) $$O -c $$f -o $$d/a_$$(basename $$f .c).o; done; \
+		k=$$($(CROSS_NM) -u $$d/k_*.o | awk 'NF==2 {print $$2}' | grep -v '^hal_\|^pt_' | sort -u); \
+		a=$$($(CROSS_NM) -u $$d/a_*.o | awk 'NF==2 {print $$2}' | grep -v '^app_' | sort -u); \
+		if [ -n "$$k$$a" ]; then echo "freestanding $$O: unexpected external symbols: $$k $$a"; bad=1; fi; \
+	done; \
+	if [ $$bad -ne 0 ]; then exit 1; fi; \
+	echo "freestanding: sched, mm, trace and apps cross-compile for riscv64 with no outside symbols"
+
+clean:
+	rm -rf $(OUT)
+
+-include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,169 @@
+/* Trace rings: header, order, timestamps, publication after the record, drop counting. */
+#include <string.h>
+#include "test_util.h"
+#include "fake_hal.h"
+#include "trace/trace.h"
+
+static int setup(void **st)
+{
+	(void)st;
+	fake_hal_reset();
+	/* the RAM file may hold a previous run: init must not assume zeroes */
+	memset(&pt_trace_area, 0xA5, sizeof pt_trace_area);
+	pt_trace_area.magic = 0;
+	return 0;
+}
+
+static void test_noop_before_init(void **st)
+{
+	(void)st;
+	pt_trace_area.ring[0].head = 0;
+	pt_trace_emit(PT_EV_MARK, 1, 2, 3);
+	assert_int_equal(pt_trace_area.ring[0].head, 0);
+}
+
+static void test_init_header(void **st)
+{
+	(void)st;
+	pt_trace_init(4);
+	assert_true(pt_trace_area.magic == PT_TRACE_MAGIC);
+	assert_int_equal(pt_trace_area.ncpus, 4);
+	assert_int_equal(pt_trace_area.rec_size, 32);
+	assert_int_equal(pt_trace_area.records_per_ring, PT_TRACE_RING_RECORDS);
+	assert_int_equal(pt_trace_area.cycles_per_sec, 1000000000ull);
+	assert_int_equal(pt_trace_area.exit_code, 0);
+	for (int c = 0; c < PT_TRACE_MAX_CPUS; c++) {
+		assert_int_equal(pt_trace_area.ring[c].head, 0);
+		assert_int_equal(pt_trace_area.ring[c].dropped, 0);
+		assert_int_equal(pt_trace_area.ring[c].tail, 0);
+	}
+	/* layout the host tools mirror */
+	assert_int_equal(offsetof(struct pt_trace_area, ring), 64);
+	assert_int_equal(offsetof(struct pt_trace_ring, rec), 64);
+	assert_int_equal(offsetof(struct pt_trace_ring, tail), 16);
+	assert_int_equal((uintptr_t)&pt_trace_area % 4096, 0);
+	pt_trace_set_exit_code(3);
+	assert_int_equal(pt_trace_area.exit_code, 3);
+}
+
+static void test_order_and_cpus(void **st)
+{
+	(void)st;
+	pt_trace_init(3);
+	fake_hal_set_cycles(1000);
+	fake_hal_set_cycle_step(7);
+	for (int k = 0; k < 300; k++) {
+		fake_hal_set_cpu((uint32_t)(k % 3));
+		pt_trace_emit((uint16_t)(k % 19 + 1), (uint32_t)k, (uint64_t)k * 3, ~(uint64_t)k);
+	}
+	for (int c = 0; c < 3; c++) {
+		const struct pt_trace_ring *r = &pt_trace_area.ring[c];
+		uint64_t last_ts = 0;
+
+		assert_int_equal(r->head, 100);
+		assert_int_equal(r->dropped, 0);
+		for (int j = 0; j < 100; j++) {
+			const struct pt_trace_rec *rec = &r->rec[j];
+			int k = j * 3 + c;
+
+			assert_int_equal(rec->cpu, c);
+			assert_int_equal(rec->tid, k);
+			assert_int_equal(rec->type, k % 19 + 1);
+			assert_int_equal(rec->arg0, (uint64_t)k * 3);
+			assert_true(rec->arg1 == ~(uint64_t)k);
+			assert_int_equal(rec->ts_cycles, 1000 + 7 * (uint64_t)k); /* one read per emit */
+			assert_true(rec->ts_cycles > last_ts);
+			last_ts = rec->ts_cycles;
+		}
+	}
+	assert_int_equal(pt_trace_area.ring[3].head, 0);
+	assert_int_equal(fake_hal_irq_depth(), 0);
+	assert_int_equal(fake_hal_irq_saves(), 300); /* every append masks interrupts */
+}
+
+/* At the fence inside emit, the record is complete and head not yet advanced. */
+struct fence_probe {
+	uint64_t want_head;
+	uint32_t want_tid;
+	int seen;
+};
+
+static void probe(void *ctx)
+{
+	struct fence_probe *p = ctx;
+	const struct pt_trace_ring *r = &pt_trace_area.ring[1];
+
+	if (r->head == p->want_head &&
+	    r->rec[p->want_head % PT_TRACE_RING_RECORDS].tid == p->want_tid)
+		p->seen++;
+}
+
+static void test_publish_after_record(void **st)
+{
+	(void)st;
+	struct fence_probe p = { 0, 0, 0 };
+
+	pt_trace_init(2);
+	fake_hal_set_cpu(1);
+	fake_hal_on_fence(probe, &p);
+	for (uint32_t k = 0; k < 50; k++) {
+		p.want_head = k;
+		p.want_tid = 1000 + k;
+		pt_trace_emit(PT_EV_DISPATCH, 1000 + k, 0, 0);
+		assert_int_equal(pt_trace_area.ring[1].head, k + 1);
+	}
+	assert_int_equal(p.seen, 50);
+	fake_hal_on_fence(NULL, NULL);
+}
+
+static void test_drop_when_full(void **st)
+{
+	(void)st;
+	const uint64_t N = PT_TRACE_RING_RECORDS;
+	struct pt_trace_ring *r = &pt_trace_area.ring[2];
+
+	pt_trace_init(4);
+	fake_hal_set_cpu(2);
+	for (uint64_t k = 0; k < N + 25; k++)
+		pt_trace_emit(PT_EV_MARK, 7, k, 0);
+	assert_int_equal(r->head, N);
+	assert_int_equal(r->dropped, 25);
+	/* never overwritten: slot 0..N-1 still hold the first N */
+	for (uint64_t k = 0; k < N; k++)
+		assert_int_equal(r->rec[k].arg0, k);
+	/* a live reader consumed 10: exactly 10 more fit, in slots 0..9 */
+	r->tail = 10;
+	for (uint64_t k = 0; k < 12; k++)
+		pt_trace_emit(PT_EV_MARK, 7, 5000 + k, 0);
+	assert_int_equal(r->head, N + 10);
+	assert_int_equal(r->dropped, 27);
+	for (uint64_t k = 0; k < 10; k++)
+		assert_int_equal(r->rec[k].arg0, 5000 + k);
+	assert_int_equal(r->rec[10].arg0, 10);
+	assert_int_equal(pt_trace_area.ring[0].head, 0);
+	assert_int_equal(fake_hal_irq_depth(), 0);
+}
+
+static void test_cpu_out_of_range(void **st)
+{
+	(void)st;
+	pt_trace_init(8);
+	fake_hal_set_cpu(PT_TRACE_MAX_CPUS);
+	pt_trace_emit(PT_EV_MARK, 1, 1, 1);
+	for (int c = 0; c < PT_TRACE_MAX_CPUS; c++)
+		assert_int_equal(pt_trace_area.ring[c].head, 0);
+	assert_int_equal(fake_hal_irq_depth(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_noop_before_init, setup),
+		cmocka_unit_test_setup(test_init_header, setup),
+		cmocka_unit_test_setup(test_order_and_cpus, setup),
+		cmocka_unit_test_setup(test_publish_after_record, setup),
+		cmocka_unit_test_setup(test_drop_when_full, setup),
+		cmocka_unit_test_setup(test_cpu_out_of_range, setup),
+	};
+	return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
+}
