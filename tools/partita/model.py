@@ -7,12 +7,12 @@ nanoseconds of virtual time (under icount, shift 0: one instruction = one ns = o
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
-class TaskKind(str, Enum):
+class TaskKind(StrEnum):
     periodic = "periodic"
     sporadic = "sporadic"
     aperiodic = "aperiodic"

@@ -172,6 +172,46 @@ static void test_pending_release_after_unload(void **st)
 	assert_int_equal(sys.task[0].release_cycles, 100);
 }
 
+static void test_single_task_alternates_partitions(void **st)
+{
+	(void)st;
+	struct pt_spm_task_cfg cfg[] = { task("solo", 0, 0, 64) };
+	pt_spm_init(&sys, 1, bases, PART, cfg, 1);
+	for (int job = 0; job < 4; job++) {
+		pt_spm_release(&sys, 0, (uint64_t)job * 100);
+		struct pt_spm_action a = pt_spm_slot_decide(&sys, 0);
+		assert_int_equal(a.kind, PT_SPM_LOAD);
+		assert_int_equal(a.part, job % 2); /* relocation: the image runs from both */
+		pt_spm_transfer_done(&sys, 0, &a);
+		assert_int_equal(pt_spm_task_base(&sys, 0), bases[0] + (uintptr_t)(job % 2) * PART);
+		pt_spm_pick(&sys, 0);
+		pt_spm_complete(&sys, 0);
+		a = pt_spm_slot_decide(&sys, 0);
+		assert_int_equal(a.kind, PT_SPM_UNLOAD);
+		pt_spm_transfer_done(&sys, 0, &a);
+	}
+}
+
+static void test_unload_in_completion_order(void **st)
+{
+	(void)st;
+	struct pt_spm_task_cfg cfg[] = { task("a", 0, 0, 64), task("b", 0, 1, 64) };
+	pt_spm_init(&sys, 1, bases, PART, cfg, 2);
+	pt_spm_release(&sys, 1, 0);
+	struct pt_spm_action a = pt_spm_slot_decide(&sys, 0); /* b -> P0 */
+	pt_spm_transfer_done(&sys, 0, &a);
+	pt_spm_pick(&sys, 0);
+	pt_spm_release(&sys, 0, 1);
+	a = pt_spm_slot_decide(&sys, 0); /* a -> P1 */
+	pt_spm_transfer_done(&sys, 0, &a);
+	pt_spm_complete(&sys, 0); /* b done first */
+	pt_spm_pick(&sys, 0);
+	pt_spm_complete(&sys, 0); /* then a */
+	a = pt_spm_slot_decide(&sys, 0);
+	assert_int_equal(a.kind, PT_SPM_UNLOAD);
+	assert_int_equal(a.task, 1); /* b, the older completion, although a has priority */
+}
+
 /* Randomized protocol run: M cores, TDMA slots of SIGMA ticks, transfers take up to SIGMA.
  * Checks every brief-0 invariant that the decision code is responsible for. */
 #define SIGMA 100u
@@ -262,6 +302,8 @@ int main(void)
 		cmocka_unit_test(test_idle_reasons_and_wasted_slots),
 		cmocka_unit_test(test_nonpreemptive_pick),
 		cmocka_unit_test(test_pending_release_after_unload),
+		cmocka_unit_test(test_single_task_alternates_partitions),
+		cmocka_unit_test(test_unload_in_completion_order),
 		cmocka_unit_test(test_random_protocol_invariants),
 	};
 	return cmocka_run_group_tests_name("spm", tests, NULL, NULL);

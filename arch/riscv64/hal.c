@@ -1,0 +1,196 @@
+/*
+ * HAL for riscv64 on QEMU virt: time, timer, IPIs, interrupt masking, console, power-off,
+ * S-mode entry. See docs/kernel.md for why each mechanism was chosen.
+ */
+#include <partita/hal.h>
+#include <partita/hal_cpu.h>
+#include <partita/config.h>
+#include "csr.h"
+#include "virt.h"
+
+extern void arch_trap_vector(void);
+extern void arch_thread_trampoline(void);
+void plat_uart_putc(char c);
+_Noreturn void plat_poweroff(int code);
+void pt_kmain(uint32_t cpu);
+void arch_s_entry(uint64_t hartid);
+
+/* S-mode entry from m_start(): traps, interrupt enables, SUM, then the portable kmain. */
+void arch_s_entry(uint64_t hartid)
+{
+	csr_write(stvec, (uint64_t)arch_trap_vector);
+	csr_write(sscratch, 0);
+	csr_write(sie, SIE_SSIE);
+	/* SUM: the kernel touches user buffers only after checking they lie in the caller's
+	 * partition (kernel/core/syscall.c); SUM keeps that path free of CSR toggles. */
+	csr_set(sstatus, SSTATUS_SUM);
+	pt_kmain((uint32_t)hartid);
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+extern char arch_boot_stacks[][16384];
+
+void hal_percpu_set(struct hal_percpu *p)
+{
+	/* the boot stack is free once the hart runs threads: it reports kernel stack overflows */
+	p->emerg_sp = (uint64_t)&arch_boot_stacks[p->cpu + 1][0];
+	__asm__ volatile("mv tp, %0" ::"r"(p));
+}
+
+struct hal_percpu *hal_percpu_get(void)
+{
+	struct hal_percpu *p;
+	__asm__ volatile("mv %0, tp" : "=r"(p));
+	return p;
+}
+
+uint32_t hal_cpu_id(void)
+{
+	return hal_percpu_get()->cpu;
+}
+
+/*
+ * Under icount QEMU derives the `cycle` CSR from the virtual clock in ns (one shared clock for
+ * all harts, advancing 2^shift ns per instruction), while `time` ticks at the 10 MHz CLINT
+ * timebase (100 ns steps). Shifting `cycle` right by the icount shift yields instructions,
+ * i.e. cycles of the modelled 2^-shift GHz core, at single-instruction resolution and with
+ * the same base on every hart.
+ */
+uint64_t hal_cycles(void)
+{
+	uint64_t c;
+	__asm__ volatile("rdcycle %0" : "=r"(c));
+	return c >> pt_config.icount_shift;
+}
+
+uint64_t hal_cycles_per_sec(void)
+{
+	return 1000000000ull >> pt_config.icount_shift;
+}
+
+unsigned long hal_irq_save(void)
+{
+	return csr_read_clear(sstatus, SSTATUS_SIE) & SSTATUS_SIE;
+}
+
+void hal_irq_restore(unsigned long flags)
+{
+	if (flags & SSTATUS_SIE)
+		csr_set(sstatus, SSTATUS_SIE);
+}
+
+/*
+ * One-shot timer: the hart's CLINT mtimecmp (10 MHz ticks), written directly from S-mode
+ * (the PMP leaves the CLINT open). Its machine timer interrupt is forwarded by M-mode as SSIP,
+ * shared with IPIs; arch_trap tells them apart with timer_deadline[] and ipi_pending[].
+ * "Never" is 2^55 ticks (over 100 years), not ~0: QEMU 7.2 converts (cmp - time) to ns
+ * with a 64-bit multiply, and ~0 would wrap into a deadline in the past.
+ */
+#define TIMER_NEVER (1ull << 55)
+/*
+ * QEMU's icount scheduler runs the harts round-robin, each for a slice of (time to the
+ * earliest virtual-timer deadline) / (number of harts). When a hart moves the earliest deadline
+ * earlier (arming its timer), QEMU ends that hart's slice at once and the others finish theirs:
+ * the hart loses up to a whole slice of virtual time. A far-off deadline makes slices long and
+ * that loss large (measured: up to ms per re-arm with 4 busy harts). So the timer is never
+ * armed more than TIMER_HORIZON_NS ahead; a horizon expiry that is not the real deadline is
+ * re-armed in arch_trap without involving the kernel. Cost: one short interrupt per horizon
+ * on a hart with nothing closer to do.
+ */
+#define TIMER_HORIZON_NS 50000ull /* 0 = off */
+uint64_t arch_timer_deadline[PT_MAX_CPUS];
+volatile uint32_t arch_ipi_pending[PT_MAX_CPUS];
+uint64_t arch_armed_cmp[PT_MAX_CPUS]; /* what mtimecmp holds; m_trap_vector updates it */
+
+void hal_timer_arm(uint64_t deadline_cycles)
+{
+	uint32_t cpu = hal_cpu_id();
+	arch_timer_deadline[cpu] = deadline_cycles;
+	/* Horizon (see TIMER_HORIZON_NS): never arm further ahead than that. */
+	uint64_t now_ns;
+	__asm__ volatile("rdcycle %0" : "=r"(now_ns));
+	uint64_t cmp = TIMER_HORIZON_NS ? (now_ns + TIMER_HORIZON_NS) / 100 : TIMER_NEVER;
+	if (deadline_cycles != UINT64_MAX) {
+		uint64_t ns = deadline_cycles << pt_config.icount_shift;
+		uint64_t per = 1000000000ull / VIRT_TIMEBASE_HZ;
+		uint64_t want = (ns + per - 1) / per;
+		if (want < cmp)
+			cmp = want;
+	}
+	/* Every mtimecmp write is an I/O access that may end this hart's icount turn (see
+	 * docs/kernel.md): skip it when the compare register already fires no later than
+	 * needed and still in the future (an early horizon expiry is simply re-armed). */
+	uint64_t armed = arch_armed_cmp[cpu];
+	if (armed == cmp || (TIMER_HORIZON_NS && armed <= cmp && armed > now_ns / 100))
+		return;
+	arch_armed_cmp[cpu] = cmp;
+	*(volatile uint64_t *)(VIRT_CLINT_BASE + 0x4000 + 8ul * cpu) = cmp;
+}
+
+void hal_ipi_send(uint32_t cpu)
+{
+	volatile uint32_t *msip = (volatile uint32_t *)(VIRT_CLINT_BASE + 4ul * cpu);
+	__atomic_store_n(&arch_ipi_pending[cpu], 1, __ATOMIC_RELEASE);
+	__asm__ volatile("fence rw, o" ::: "memory");
+	*msip = 1;
+}
+
+void hal_wait_for_interrupt(void)
+{
+	csr_set(sstatus, SSTATUS_SIE);
+	__asm__ volatile("wfi" ::: "memory");
+}
+
+/* Ticket lock for the console: a line is written in one piece. */
+static volatile uint32_t con_next, con_owner;
+
+void hal_console_write(const char *s, size_t n)
+{
+	unsigned long f = hal_irq_save();
+	uint32_t me = __atomic_fetch_add(&con_next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&con_owner, __ATOMIC_ACQUIRE) != me)
+		;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			plat_uart_putc('\r');
+		plat_uart_putc(s[i]);
+	}
+	__atomic_store_n(&con_owner, me + 1, __ATOMIC_RELEASE);
+	hal_irq_restore(f);
+}
+
+_Noreturn void hal_poweroff(int code)
+{
+	hal_irq_save();
+	plat_poweroff(code);
+}
+
+void hal_fence(void)
+{
+	__asm__ volatile("fence rw, rw" ::: "memory");
+}
+
+void hal_ctx_init(struct hal_ctx *c, uintptr_t stack_top, void (*fn)(void *), void *arg)
+{
+	for (int i = 0; i < 12; i++)
+		c->s[i] = 0;
+	c->ra = (uint64_t)arch_thread_trampoline;
+	c->sp = stack_top & ~15ul;
+	c->s[0] = (uint64_t)fn;
+	c->s[1] = (uint64_t)arg;
+}
+
+void hal_irq_enable(void)
+{
+	csr_set(sstatus, SSTATUS_SIE);
+}
+
+void hal_wait_for_interrupt_masked(void)
+{
+	__asm__ volatile("wfi" ::: "memory");
+	if (csr_read(sip) & SIE_SSIE) {
+		csr_clear(sip, SIE_SSIE);
+		arch_ipi_pending[hal_cpu_id()] = 0;
+	}
+}

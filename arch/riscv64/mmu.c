@@ -1,0 +1,213 @@
+/*
+ * Sv39 page tables. Root slots (1 GiB each):
+ *   [0]  0x00000000  devices (UART, CLINT, PLIC, test): S read/write, every table
+ *   [2]  0x80000000  RAM, identity: the kernel table maps it S RWX as one gigapage; the
+ *                    user tables share one "user view" of it where only the user window
+ *                    [__user_start, __user_end) has U set (text R-X, data RW-)
+ *   [3]  0xC0000000  kernel stacks, 4 KiB pages with an unmapped guard page below each;
+ *                    one level-1 table shared by every root, so a new stack appears in all
+ *   [4]  0x100000000 the partition's private user region (its own level-1 table)
+ * Page-table pages come from a static pool; tables are only ever extended, never torn down.
+ */
+#include <partita/hal.h>
+#include <partita/hal_cpu.h>
+#include "csr.h"
+
+#define PTE_V 0x001ul
+#define PTE_R 0x002ul
+#define PTE_W 0x004ul
+#define PTE_X 0x008ul
+#define PTE_U 0x010ul
+#define PTE_A 0x040ul
+#define PTE_D 0x080ul
+#define PTE_LEAF (PTE_R | PTE_W | PTE_X)
+#define PT_POOL_PAGES 160
+
+typedef uint64_t pte_t;
+
+static pte_t pt_pool[PT_POOL_PAGES][512] __attribute__((aligned(4096)));
+static uint32_t pt_pool_used;
+static volatile uint32_t mmu_lock_next, mmu_lock_owner;
+static pte_t *kroot, *uram_l1, *kstack_l1;
+static uint64_t ksatp;
+
+extern char __user_start[], __user_data_start[], __user_end[];
+
+static pte_t *pt_alloc(void)
+{
+	if (pt_pool_used >= PT_POOL_PAGES)
+		return 0;
+	pte_t *p = pt_pool[pt_pool_used++];
+	for (int i = 0; i < 512; i++)
+		p[i] = 0;
+	return p;
+}
+
+static inline pte_t pte_table(pte_t *t) { return (((uint64_t)t >> 12) << 10) | PTE_V; }
+static inline pte_t pte_leaf(uint64_t pa, uint64_t fl) { return ((pa >> 12) << 10) | fl | PTE_V | PTE_A | PTE_D; }
+static inline pte_t *pte_next(pte_t e) { return (pte_t *)((e >> 10) << 12); }
+
+static uint64_t hal_flags(unsigned f)
+{
+	return ((f & HAL_MAP_R) ? PTE_R : 0) | ((f & HAL_MAP_W) ? PTE_W : 0) |
+	       ((f & HAL_MAP_X) ? PTE_X : 0) | ((f & HAL_MAP_U) ? PTE_U : 0);
+}
+
+static void lock(void)
+{
+	uint32_t me = __atomic_fetch_add(&mmu_lock_next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&mmu_lock_owner, __ATOMIC_ACQUIRE) != me)
+		;
+}
+static void unlock(void) { __atomic_store_n(&mmu_lock_owner, mmu_lock_owner + 1, __ATOMIC_RELEASE); }
+
+void hal_mmu_init(void)
+{
+	kroot = pt_alloc();
+	kroot[0] = pte_leaf(0, PTE_R | PTE_W);
+	kroot[2] = pte_leaf(0x80000000ul, PTE_LEAF);
+	kstack_l1 = pt_alloc();
+	kroot[3] = pte_table(kstack_l1);
+
+	/* user view of RAM: megapages S RWX, split into 4 KiB pages around the user window */
+	uram_l1 = pt_alloc();
+	uint64_t ulo = (uint64_t)__user_start, udata = (uint64_t)__user_data_start;
+	uint64_t uhi = (uint64_t)__user_end;
+	for (uint64_t i = 0; i < 512; i++) {
+		uint64_t base = 0x80000000ul + (i << 21);
+		if (base + (1ul << 21) <= ulo || base >= uhi) {
+			uram_l1[i] = pte_leaf(base, PTE_LEAF);
+			continue;
+		}
+		pte_t *l0 = pt_alloc();
+		for (uint64_t j = 0; j < 512; j++) {
+			uint64_t pa = base + (j << 12);
+			uint64_t fl = PTE_LEAF;
+			if (pa >= ulo && pa < udata)
+				fl = PTE_R | PTE_X | PTE_U;
+			else if (pa >= udata && pa < uhi)
+				fl = PTE_R | PTE_W | PTE_U;
+			l0[j] = pte_leaf(pa, fl);
+		}
+		uram_l1[i] = pte_table(l0);
+	}
+	ksatp = (8ul << 60) | ((uint64_t)kroot >> 12);
+}
+
+void hal_mmu_enable(void)
+{
+	csr_write(satp, ksatp);
+	__asm__ volatile("sfence.vma" ::: "memory");
+}
+
+hal_as_t hal_as_create(uint16_t asid)
+{
+	lock();
+	pte_t *root = pt_alloc();
+	if (root) {
+		root[0] = kroot[0];
+		root[2] = pte_table(uram_l1);
+		root[3] = kroot[3];
+	}
+	unlock();
+	if (!root)
+		return 0;
+	return (8ul << 60) | ((uint64_t)asid << 44) | ((uint64_t)root >> 12);
+}
+
+static pte_t *walk(pte_t *root, uint64_t va, bool create)
+{
+	pte_t *t = root;
+	for (int level = 2; level > 0; level--) {
+		pte_t *e = &t[(va >> (12 + 9 * level)) & 0x1ff];
+		if (!(*e & PTE_V)) {
+			if (!create)
+				return 0;
+			pte_t *n = pt_alloc();
+			if (!n)
+				return 0;
+			*e = pte_table(n);
+		} else if (*e & PTE_LEAF) {
+			return 0; /* inside a superpage: not remappable here */
+		}
+		t = pte_next(*e);
+	}
+	return &t[(va >> 12) & 0x1ff];
+}
+
+int hal_as_map(hal_as_t as, uintptr_t va, uintptr_t pa, size_t bytes, unsigned flags)
+{
+	pte_t *root = kroot;
+	if (va >= HAL_USER_VA && va < HAL_USER_VA_END) {
+		if (!as)
+			return -1;
+		root = (pte_t *)((as & ((1ul << 44) - 1)) << 12);
+	} else if (!(va >= HAL_KSTACK_VA && va < HAL_KSTACK_VA_END)) {
+		return -1;
+	}
+	int rc = 0;
+	lock();
+	for (size_t off = 0; off < bytes; off += HAL_PAGE_SIZE) {
+		pte_t *e = walk(root, va + off, true);
+		if (!e) {
+			rc = -1;
+			break;
+		}
+		*e = pte_leaf(pa + off, hal_flags(flags));
+	}
+	unlock();
+	__asm__ volatile("sfence.vma" ::: "memory");
+	return rc;
+}
+
+void hal_as_switch(hal_as_t as)
+{
+	csr_write(satp, as ? as : ksatp);
+}
+
+uintptr_t hal_kvirt_to_phys(uintptr_t va)
+{
+	if (va >= HAL_KSTACK_VA && va < HAL_KSTACK_VA_END) {
+		pte_t *e = walk(kroot, va, false);
+		if (!e || !(*e & PTE_V))
+			return 0;
+		return ((*e >> 10) << 12) | (va & 0xfff);
+	}
+	return va;
+}
+
+/* Leaf PTE for va (any level), 0 if unmapped. */
+static pte_t lookup(pte_t *root, uint64_t va)
+{
+	pte_t *t = root;
+	for (int level = 2; level >= 0; level--) {
+		pte_t e = t[(va >> (12 + 9 * level)) & 0x1ff];
+		if (!(e & PTE_V))
+			return 0;
+		if (e & PTE_LEAF)
+			return e;
+		t = pte_next(e);
+	}
+	return 0;
+}
+
+bool hal_as_check(hal_as_t as, uintptr_t va, size_t n, bool write)
+{
+	if (!as || va + n < va || va + n > (1ul << 38))
+		return false;
+	pte_t *root = (pte_t *)((as & ((1ul << 44) - 1)) << 12);
+	uintptr_t end = va + n;
+	for (uintptr_t p = va & ~0xffful; p < end; p += HAL_PAGE_SIZE) {
+		pte_t e = lookup(root, p);
+		if (!(e & PTE_U) || !(e & PTE_R) || (write && !(e & PTE_W)))
+			return false;
+	}
+	return true;
+}
+
+extern char __kernel_end[];
+void hal_ram_range(uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = ((uintptr_t)__kernel_end + 0xffful) & ~0xffful;
+	*hi = 0x80000000ul + 256ul * 1024 * 1024; /* the reference platform's RAM size */
+}

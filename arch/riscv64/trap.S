@@ -1,0 +1,213 @@
+/*
+ * S-mode trap entry/exit, voluntary context switch, first entry to user mode.
+ *
+ * sscratch convention: 0 while the hart runs in S-mode; the per-cpu block address while it
+ * runs in U-mode. The entry swaps tp and sscratch: a non-zero tp afterwards means the trap
+ * came from U-mode and the kernel stack is taken from percpu->kstack_top; otherwise the trap
+ * nests on the current kernel stack.
+ */
+#include "asm.h"
+
+	.section .text
+	.balign 4
+	.globl arch_trap_vector
+arch_trap_vector:
+	csrrw tp, sscratch, tp
+	bnez tp, 1f
+	/* from S-mode: tp was 0 in sscratch, restore it */
+	csrrw tp, sscratch, tp
+	sd sp, PC_SCRATCH(tp)
+	addi sp, sp, -TF_SIZE
+	/* kernel stack overflow: the frame would land below the stack (in its guard page) */
+	csrw sscratch, t0          /* sscratch is 0 in S-mode: borrow it */
+	ld t0, PC_KSTACK_LO(tp)
+	bltu sp, t0, kstack_overflow
+	csrr t0, sscratch
+	csrw sscratch, zero
+	sd tp, 4*8(sp)
+	j 2f
+kstack_overflow:
+	ld sp, PC_EMERG_SP(tp)
+	csrw sscratch, zero
+	csrr a0, sepc
+	csrr a1, stval
+	ld a2, PC_SCRATCH(tp)
+	call arch_kstack_overflow   /* does not return */
+1:	/* from U-mode: tp = percpu, sscratch = user tp */
+	sd sp, PC_SCRATCH(tp)
+	ld sp, PC_KSTACK(tp)
+	addi sp, sp, -TF_SIZE
+	sd t0, 5*8(sp)
+	csrr t0, sscratch
+	sd t0, 4*8(sp)
+	csrw sscratch, zero
+	ld t0, 5*8(sp)
+2:	sd ra, 1*8(sp)
+	sd gp, 3*8(sp)
+	sd t0, 5*8(sp)
+	sd t1, 6*8(sp)
+	sd t2, 7*8(sp)
+	sd s0, 8*8(sp)
+	sd s1, 9*8(sp)
+	sd a0, 10*8(sp)
+	sd a1, 11*8(sp)
+	sd a2, 12*8(sp)
+	sd a3, 13*8(sp)
+	sd a4, 14*8(sp)
+	sd a5, 15*8(sp)
+	sd a6, 16*8(sp)
+	sd a7, 17*8(sp)
+	sd s2, 18*8(sp)
+	sd s3, 19*8(sp)
+	sd s4, 20*8(sp)
+	sd s5, 21*8(sp)
+	sd s6, 22*8(sp)
+	sd s7, 23*8(sp)
+	sd s8, 24*8(sp)
+	sd s9, 25*8(sp)
+	sd s10, 26*8(sp)
+	sd s11, 27*8(sp)
+	sd t3, 28*8(sp)
+	sd t4, 29*8(sp)
+	sd t5, 30*8(sp)
+	sd t6, 31*8(sp)
+	ld t0, PC_SCRATCH(tp)
+	sd t0, 2*8(sp)
+	csrr t0, sepc
+	sd t0, TF_SEPC(sp)
+	csrr t0, sstatus
+	sd t0, TF_SSTATUS(sp)
+	csrr t0, scause
+	sd t0, TF_SCAUSE(sp)
+	csrr t0, stval
+	sd t0, TF_STVAL(sp)
+	mv a0, sp
+	call arch_trap
+	/* fall through */
+	.globl arch_trap_return
+arch_trap_return:
+	/* sp = frame; interrupts are masked here */
+	ld t0, TF_SSTATUS(sp)
+	csrw sstatus, t0
+	ld t1, TF_SEPC(sp)
+	csrw sepc, t1
+	andi t0, t0, 0x100       /* SPP */
+	bnez t0, 3f
+	csrw sscratch, tp        /* back to U: next trap finds the per-cpu block */
+	addi t0, sp, TF_SIZE
+	sd t0, PC_KSTACK(tp)
+3:	ld ra, 1*8(sp)
+	ld gp, 3*8(sp)
+	ld tp, 4*8(sp)
+	ld t0, 5*8(sp)
+	ld t1, 6*8(sp)
+	ld t2, 7*8(sp)
+	ld s0, 8*8(sp)
+	ld s1, 9*8(sp)
+	ld a0, 10*8(sp)
+	ld a1, 11*8(sp)
+	ld a2, 12*8(sp)
+	ld a3, 13*8(sp)
+	ld a4, 14*8(sp)
+	ld a5, 15*8(sp)
+	ld a6, 16*8(sp)
+	ld a7, 17*8(sp)
+	ld s2, 18*8(sp)
+	ld s3, 19*8(sp)
+	ld s4, 20*8(sp)
+	ld s5, 21*8(sp)
+	ld s6, 22*8(sp)
+	ld s7, 23*8(sp)
+	ld s8, 24*8(sp)
+	ld s9, 25*8(sp)
+	ld s10, 26*8(sp)
+	ld s11, 27*8(sp)
+	ld t3, 28*8(sp)
+	ld t4, 29*8(sp)
+	ld t5, 30*8(sp)
+	ld t6, 31*8(sp)
+	ld sp, 2*8(sp)
+	sret
+
+/* void hal_ctx_switch(struct hal_ctx *from, struct hal_ctx *to): callee-saved only. */
+	.globl hal_ctx_switch
+hal_ctx_switch:
+	sd ra, 0(a0)
+	sd sp, 8(a0)
+	sd s0, 16(a0)
+	sd s1, 24(a0)
+	sd s2, 32(a0)
+	sd s3, 40(a0)
+	sd s4, 48(a0)
+	sd s5, 56(a0)
+	sd s6, 64(a0)
+	sd s7, 72(a0)
+	sd s8, 80(a0)
+	sd s9, 88(a0)
+	sd s10, 96(a0)
+	sd s11, 104(a0)
+	ld ra, 0(a1)
+	ld sp, 8(a1)
+	ld s0, 16(a1)
+	ld s1, 24(a1)
+	ld s2, 32(a1)
+	ld s3, 40(a1)
+	ld s4, 48(a1)
+	ld s5, 56(a1)
+	ld s6, 64(a1)
+	ld s7, 72(a1)
+	ld s8, 80(a1)
+	ld s9, 88(a1)
+	ld s10, 96(a1)
+	ld s11, 104(a1)
+	ret
+
+/* First run of a thread: s0 = fn, s1 = arg (set by hal_ctx_init). */
+	.globl arch_thread_trampoline
+arch_thread_trampoline:
+	mv a0, s1
+	jalr s0
+4:	j 4b
+
+/* hal_user_enter(pc, sp, a0, a1, a2): enter U-mode with interrupts enabled after sret. */
+	.globl hal_user_enter
+hal_user_enter:
+	csrci sstatus, 2         /* SIE off until sret */
+	csrw sepc, a0
+	li t0, 0x100             /* SPP = U */
+	csrc sstatus, t0
+	li t0, 0x20              /* SPIE: interrupts on in U */
+	csrs sstatus, t0
+	csrw sscratch, tp        /* kstack_top was set by the switch */
+	mv sp, a1
+	mv a0, a2
+	mv a1, a3
+	mv a2, a4
+	li tp, 0
+	li ra, 0
+	li gp, 0
+	li t0, 0
+	li t1, 0
+	li t2, 0
+	li s0, 0
+	li s1, 0
+	li a3, 0
+	li a4, 0
+	li a5, 0
+	li a6, 0
+	li a7, 0
+	li s2, 0
+	li s3, 0
+	li s4, 0
+	li s5, 0
+	li s6, 0
+	li s7, 0
+	li s8, 0
+	li s9, 0
+	li s10, 0
+	li s11, 0
+	li t3, 0
+	li t4, 0
+	li t5, 0
+	li t6, 0
+	sret

@@ -1,0 +1,255 @@
+/*
+ * Internal interfaces of the portable kernel core (threads, scheduler glue, time, partitions).
+ * Only kernel/core and kernel/sync include this. Hardware is reached through partita/hal*.h.
+ */
+#ifndef PARTITA_CORE_KERNEL_H
+#define PARTITA_CORE_KERNEL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <partita/hal.h>
+#include <partita/hal_cpu.h>
+#include <partita/config.h>
+#include <partita/list.h>
+#include <partita/trace.h>
+#include <partita/api.h>
+#include <partita/sync.h>
+#include "sched/sched.h"
+#include "trace/trace.h"
+
+#define PT_MAX_THREADS 128      /* static pool, idle threads included */
+#define PT_MAX_PARTITIONS 16
+#define PT_MAX_SCHEDS 8
+#define PT_KSTACK_SLOT (64 * 1024) /* VA per thread slot in the kernel-stack window */
+#define PT_USTACK_SLOT (64 * 1024)
+#define PT_USTACK_VA (HAL_USER_VA + 0x20000000ul)
+#define PT_UKSTACK_BYTES (8 * 1024)  /* kernel stack of a user thread (traps, syscalls) */
+#define PT_DEFAULT_STACK (8 * 1024)
+
+/* ---- ticket spinlocks (interrupts must be masked by the caller) ---- */
+struct pt_spinlock {
+	uint32_t next, owner;
+};
+static inline void pt_ticket_lock(uint32_t *next, uint32_t *owner)
+{
+	uint32_t me = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(owner, __ATOMIC_ACQUIRE) != me)
+		;
+}
+static inline void pt_ticket_unlock(uint32_t *owner)
+{
+	__atomic_store_n(owner, *owner + 1, __ATOMIC_RELEASE);
+}
+static inline void pt_spin_lock(struct pt_spinlock *l) { pt_ticket_lock(&l->next, &l->owner); }
+static inline void pt_spin_unlock(struct pt_spinlock *l) { pt_ticket_unlock(&l->owner); }
+static inline void pt_sched_lock(struct pt_sched *s) { pt_ticket_lock(&s->lock_next, &s->lock_owner); }
+static inline void pt_sched_unlock(struct pt_sched *s) { pt_ticket_unlock(&s->lock_owner); }
+
+/* ---- alarms: per-cpu queue ordered by time; the one-shot timer is armed for the head ---- */
+struct pt_alarm {
+	struct pt_list node;
+	uint64_t when;
+	uint64_t data;
+	void (*fn)(struct pt_alarm *a);
+	int16_t cpu; /* queue it is on, -1 when not queued */
+};
+
+enum pt_thread_state {
+	PT_TS_FREE = 0,
+	PT_TS_READY,       /* in its scheduler's ready structure */
+	PT_TS_RUNNING,
+	PT_TS_BLOCKED,     /* on a wait queue or sleeping */
+	PT_TS_SUSPENDED,
+	PT_TS_WAIT_PERIOD, /* real-time thread between jobs */
+	PT_TS_STOPPED,     /* stopped by the kernel (fault, miss policy); never runs again */
+	PT_TS_DEAD,        /* deleted; slot freed once it is off its cpu */
+};
+
+/* arg0 of PT_EV_THREAD_STOP */
+enum pt_stop_reason {
+	PT_STOP_FAULT = 1,
+	PT_STOP_MISS = 2,      /* miss_policy == stop */
+	PT_STOP_BUDGET = 3,    /* job exceeded wcet: the job is aborted, the thread continues */
+	PT_STOP_PARTITION = 4, /* another thread of its partition faulted */
+	PT_STOP_DELETED = 5,
+	PT_STOP_EXIT = 6,
+};
+
+struct pt_partition {
+	const struct pt_partition_cfg *cfg;
+	uint16_t id;
+	uint8_t user;
+	uint8_t fault_policy;
+	hal_as_t as;          /* 0 for kernel partitions */
+	const uint64_t *colors;
+	uintptr_t heap_lo, heap_hi;
+};
+
+struct pt_thread {
+	struct hal_ctx ctx;            /* callee-saved registers of a switched-out thread */
+	struct pt_sched_entity se;
+	struct pt_sched *sched;
+	struct pt_partition *part;
+	uint32_t tid;
+	uint16_t slot;
+	uint16_t base_prio;            /* priority before inheritance */
+	volatile uint8_t state;        /* enum pt_thread_state; changes under sched->lock */
+	uint8_t user, kind, miss_policy, enforce_budget;
+	volatile uint8_t stop_pending, suspend_pending;
+	uint8_t restart_job, skip_next, job_active, stop_reason;
+	char name[16];
+	void (*entry)(void *);
+	void *arg;
+	uintptr_t kstack_top, kstack_lo, ustack_top;
+	/* real time (cycles) */
+	uint64_t period, rel_deadline, wcet, offset;
+	uint64_t job, release_at, next_release, pending, last_sporadic;
+	uint64_t dispatched_at, exec_job;
+	uint64_t n_done, n_miss, n_overrun, n_budget, max_response;
+	int16_t home_cpu;              /* cpu whose alarm queue holds its releases */
+	struct pt_alarm release_alarm, deadline_alarm, timeout_alarm;
+	/* blocking (under the sync lock) */
+	struct pt_list wait_node;
+	struct pt_waitq *waitq;
+	int wait_result;
+	uint32_t wait_gen;
+	struct pt_mutex *blocked_on;
+	struct pt_list owned_mutexes;
+	/* message-queue transfer */
+	struct pt_list part_node;
+};
+
+struct pt_cpu {
+	struct hal_percpu hal;         /* first: the trap entry finds it through tp */
+	uint32_t id;
+	uint8_t online;
+	volatile uint8_t need_resched;
+	uint8_t in_timer_irq;          /* alarms re-armed now are programmed at the irq's end */
+	uint8_t timer_dirty;           /* the timer must be re-programmed (pt_flush_deferred) */
+	uint32_t ipi_mask;             /* IPIs to send once no lock is held */
+	struct pt_sched *sched;        /* NULL for non-application roles */
+	struct pt_thread *current, *idle, *reap;
+	hal_as_t as;                   /* address space loaded in satp */
+	struct pt_spinlock alarm_lock;
+	struct pt_list alarms;
+	uint64_t slice_end, budget_end;
+	uint64_t irqs, switches;
+};
+
+extern struct pt_cpu pt_cpus[PT_MAX_CPUS];
+extern struct pt_thread pt_threads[PT_MAX_THREADS];
+extern struct pt_sched pt_scheds[PT_MAX_SCHEDS];
+extern struct pt_partition pt_partitions[PT_MAX_PARTITIONS];
+extern uint64_t pt_epoch;
+
+static inline struct pt_cpu *pt_this_cpu(void) { return (struct pt_cpu *)hal_percpu_get(); }
+static inline struct pt_thread *pt_current(void) { return pt_this_cpu()->current; }
+static inline struct pt_thread *pt_thread_of(struct pt_sched_entity *e)
+{
+	return pt_container_of(e, struct pt_thread, se);
+}
+static inline uint64_t pt_ns_to_cycles(uint64_t ns)
+{
+	return ns == UINT64_MAX ? UINT64_MAX : ns >> pt_config.icount_shift;
+}
+static inline uint64_t pt_cycles_to_ns(uint64_t c) { return c << pt_config.icount_shift; }
+
+/* printk.c */
+int pt_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void pt_panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* trace: the writer is kernel/trace (pt_trace_emit, pt_trace_init) */
+void pt_trace_thread_info(struct pt_thread *t);
+
+/* memory (mem.c over kernel/mm) */
+void pt_mem_init(void);
+uintptr_t pt_pages_alloc(const uint64_t *colors, size_t npages); /* one page; 0 if none */
+
+/* sched_core.c — all with interrupts masked */
+void pt_sched_init(void);
+void pt_schedule(void);                                /* preemption point, no locks held */
+void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s); /* s locked; returns unlocked */
+void pt_finish_switch(void);
+void pt_ready_locked(struct pt_thread *t);            /* t->sched locked */
+void pt_kick_cpu(uint32_t cpu);
+void pt_set_prio_locked(struct pt_thread *t, uint16_t prio);
+void pt_trap_exit(bool to_user);
+
+/* thread.c */
+void pt_threads_init(void);
+int pt_thread_create_cfg(const struct pt_thread_cfg *cfg, struct pt_partition *part,
+			 struct pt_sched *s, const char *name, bool start);
+struct pt_thread *pt_thread_get(int tid);               /* live thread or NULL */
+void pt_thread_stop(struct pt_thread *t, uint8_t reason); /* any state, any cpu */
+void pt_idle_create(struct pt_cpu *c);
+void pt_thread_reap(struct pt_thread *t);
+void pt_thread_start_initial(uint32_t cpu);
+
+/* time.c */
+void pt_alarm_init(struct pt_alarm *a, void (*fn)(struct pt_alarm *));
+void pt_alarm_arm(struct pt_alarm *a, uint64_t when);  /* on the calling cpu's queue */
+void pt_alarm_cancel(struct pt_alarm *a);
+void pt_timer_reprogram(struct pt_cpu *c);  /* marks the timer dirty */
+/* Program the timer and send IPIs decided while locks were held. Call with no lock held:
+ * under QEMU icount both end the hart's time slice, so they must not happen in a critical
+ * section another hart may be spinning on (docs/kernel.md). */
+void pt_flush_deferred(void);
+void pt_time_start(uint32_t cpu);
+
+/* rt.c */
+void pt_rt_init_thread(struct pt_thread *t);
+void pt_rt_start(struct pt_thread *t);                  /* arm the first release */
+void pt_rt_account_out(struct pt_thread *t, uint64_t now); /* switched out */
+void pt_rt_budget_arm(struct pt_cpu *c, struct pt_thread *t, uint64_t now);
+void pt_rt_budget_expired(struct pt_cpu *c);
+void pt_rt_summary(void);
+
+/* sync (kernel/sync) — blocking glue in sync/waitq.c */
+extern struct pt_spinlock pt_sync_lock;
+void pt_waitq_init(struct pt_waitq *q);
+/* Block the current thread on q (sync lock held; released on return). Result: PT_OK,
+ * PT_ETIMEDOUT, or what the waker passed. */
+int pt_block(struct pt_waitq *q, uint8_t obj_kind, uint32_t obj_id, uint64_t timeout_cycles);
+/* Wake t (on q, sync lock held) with result. */
+void pt_wake(struct pt_thread *t, int result);
+struct pt_thread *pt_waitq_first(struct pt_waitq *q);
+void pt_waitq_reposition(struct pt_thread *t);
+void pt_sync_thread_gone(struct pt_thread *t);          /* remove from queues, drop mutexes */
+void pt_mutex_pi_update(struct pt_thread *t);
+
+/* kernel implementations behind the pt_* stubs */
+int pt_k_thread_create(const struct pt_thread_attr *a);
+int pt_k_thread_delete(int tid);
+int pt_k_thread_suspend(int tid);
+int pt_k_thread_resume(int tid);
+int pt_k_thread_set_priority(int tid, unsigned prio);
+void pt_k_thread_yield(void);
+int pt_k_thread_self(void);
+_Noreturn void pt_k_thread_exit(void);
+int pt_k_sleep_until(uint64_t abs_cycles);
+int pt_k_wait_next_period(void);
+int pt_k_sporadic_release(int tid);
+int pt_k_console_write(const char *s, size_t n);
+int pt_k_trace_mark(uint64_t a0, uint64_t a1);
+int pt_k_sem_create(uint32_t initial, uint32_t max);
+int pt_k_sem_take(int id, uint64_t timeout_ns);
+int pt_k_sem_give(int id);
+int pt_k_mutex_create(void);
+int pt_k_mutex_lock(int id, uint64_t timeout_ns);
+int pt_k_mutex_unlock(int id);
+int pt_k_mq_create(uint32_t msg_bytes, uint32_t capacity);
+int pt_k_mq_send(int id, const void *msg, uint64_t timeout_ns);
+int pt_k_mq_recv(int id, void *msg, uint64_t timeout_ns);
+/* object ownership for user callers: 0 = any */
+bool pt_sync_obj_allowed(uint16_t owner_part);
+
+/* user window helpers (ustubs.c) */
+void pt_thread_body(void (*entry)(void *), void *arg, uint64_t kind);
+bool pt_user_range_ok(const void *p, size_t n, bool write);
+
+void *memset(void *d, int c, size_t n);
+void *memcpy(void *d, const void *s, size_t n);
+size_t strlen(const char *s);
+
+#endif

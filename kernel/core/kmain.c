@@ -1,0 +1,125 @@
+/*
+ * Boot of the portable kernel (S-mode, every hart). Hart 0 builds the kernel page table,
+ * the trace area, the page pool, the scheduler instances, the partitions and the static
+ * threads, fixes the time origin (pt_epoch), then releases the other harts. Each hart then
+ * enables paging, arms its timer and enters its idle thread, from which the scheduler runs.
+ */
+#include "kernel.h"
+
+struct pt_cpu pt_cpus[PT_MAX_CPUS];
+static volatile uint32_t boot_go;
+static struct hal_ctx boot_ctx[PT_MAX_CPUS];
+extern uint32_t pt_user_icount_shift;
+void pt_kmain(uint32_t cpu);
+/* Subsystem hooks (weak: absent unless a subsystem links them in). Brief 0 (subsys/spm):
+ * boot builds the SPM tables on hart 0; cpu_entry never returns on a hart the subsystem owns
+ * (the I/O core and the SPM application cores), and returns at once on every other hart. */
+void pt_subsys_boot(void) __attribute__((weak));
+void pt_subsys_cpu_entry(uint32_t cpu) __attribute__((weak));
+
+static void partitions_init(void)
+{
+	if (pt_config.npartitions > PT_MAX_PARTITIONS)
+		pt_panic("%u partitions, at most %u", pt_config.npartitions, PT_MAX_PARTITIONS);
+	for (uint32_t i = 0; i < pt_config.npartitions; i++) {
+		const struct pt_partition_cfg *pc = &pt_config.partitions[i];
+		struct pt_partition *p = &pt_partitions[i];
+		p->cfg = pc;
+		p->id = (uint16_t)i;
+		p->user = pc->user;
+		p->fault_policy = pc->fault_policy;
+		p->colors = pc->colors;
+		if (!p->user)
+			continue;
+		p->as = hal_as_create((uint16_t)(i + 1));
+		if (!p->as)
+			pt_panic("partition %s: out of page tables", pc->name);
+		/* heap: the first pages of the partition region */
+		p->heap_lo = p->heap_hi = HAL_USER_VA;
+		for (uint32_t off = 0; off < pc->heap_bytes; off += HAL_PAGE_SIZE) {
+			uintptr_t pa = pt_pages_alloc(p->colors, 1);
+			if (!pa || hal_as_map(p->as, HAL_USER_VA + off, pa, HAL_PAGE_SIZE,
+					      HAL_MAP_R | HAL_MAP_W | HAL_MAP_U))
+				pt_panic("partition %s: no memory for heap", pc->name);
+			memset((void *)pa, 0, HAL_PAGE_SIZE);
+			p->heap_hi += HAL_PAGE_SIZE;
+		}
+	}
+}
+
+static void threads_init(void)
+{
+	for (uint32_t i = 0; i < pt_config.nthreads; i++) {
+		const struct pt_thread_cfg *tc = &pt_config.threads[i];
+		if (tc->partition >= pt_config.npartitions || tc->sched >= pt_config.nscheds)
+			pt_panic("thread %s: bad partition or scheduler index", tc->name);
+		int tid = pt_thread_create_cfg(tc, &pt_partitions[tc->partition],
+					       &pt_scheds[tc->sched], tc->name, true);
+		if (tid < 0)
+			pt_panic("thread %s: create failed (%d)", tc->name, tid);
+	}
+}
+
+static void cpu_start(struct pt_cpu *c)
+{
+	c->online = 1;
+	pt_time_start(c->id);
+	pt_timer_reprogram(c);
+	/* enter the idle thread; its first act releases the instance lock we take here */
+	if (c->sched)
+		pt_sched_lock(c->sched);
+	c->hal.kstack_top = c->idle->kstack_top;
+	c->hal.kstack_lo = c->idle->kstack_lo;
+	hal_ctx_switch(&boot_ctx[c->id], &c->idle->ctx);
+	pt_panic("boot context resumed");
+}
+
+void pt_kmain(uint32_t cpu)
+{
+	struct pt_cpu *c = &pt_cpus[cpu];
+	c->id = cpu;
+	c->hal.cpu = cpu;
+	hal_percpu_set(&c->hal);
+
+	if (cpu == 0) {
+		hal_mmu_init();
+		hal_mmu_enable();
+		pt_user_icount_shift = pt_config.icount_shift;
+		pt_printk("\nPartita: config '%s', %u harts, icount shift %u, %lu cycles/s\n",
+			  pt_config.name, pt_config.ncpus, pt_config.icount_shift,
+			  hal_cycles_per_sec());
+		pt_trace_init(pt_config.ncpus);
+		pt_mem_init();
+		pt_sched_init();
+		for (uint32_t i = 0; i < pt_config.ncpus; i++) {
+			pt_cpus[i].id = i;
+			pt_cpus[i].hal.cpu = i;
+			pt_list_init(&pt_cpus[i].alarms);
+			pt_cpus[i].slice_end = pt_cpus[i].budget_end = UINT64_MAX;
+			pt_idle_create(&pt_cpus[i]);
+		}
+		partitions_init();
+		/* time origin: releases with offset 0 happen here */
+		pt_epoch = hal_cycles() + 1000;
+		threads_init();
+		if (pt_subsys_boot)
+			pt_subsys_boot();
+		pt_trace_emit(PT_EV_BOOT, 0, pt_config.ncpus, pt_epoch);
+		pt_printk("boot: %u threads, %u partitions, %u schedulers, epoch %lu\n",
+			  pt_config.nthreads, pt_config.npartitions, pt_config.nscheds, pt_epoch);
+		hal_fence();
+		boot_go = 1;
+		for (uint32_t i = 1; i < pt_config.ncpus; i++)
+			hal_ipi_send(i);
+	} else {
+		/* Sleep, do not spin: under icount a spinning hart consumes the virtual time
+		 * of all harts (docs/kernel.md). The IPI above wakes us. */
+		while (!boot_go)
+			hal_wait_for_interrupt_masked();
+		hal_fence();
+		hal_mmu_enable();
+	}
+	if (pt_subsys_cpu_entry)
+		pt_subsys_cpu_entry(cpu);
+	cpu_start(c);
+}

@@ -1,0 +1,269 @@
+/*
+ * Scheduler core: the policy-independent half of scheduling. Every application cpu belongs to
+ * one struct pt_sched instance (configuration); the policy is reached only through its ops
+ * table, always with the instance lock held and interrupts masked.
+ *
+ * Lock hand-off across a switch: the outgoing thread takes its instance lock, picks the next
+ * thread and switches with the lock held; whatever runs next on this cpu releases it
+ * (pt_finish_switch). So no other cpu of a G-EDF cluster can pick a preempted thread before its
+ * registers are saved. Lock order: sync lock -> instance lock -> alarm-queue lock.
+ */
+#include "kernel.h"
+
+struct pt_sched pt_scheds[PT_MAX_SCHEDS];
+
+void pt_sched_init(void)
+{
+	for (uint32_t i = 0; i < pt_config.nscheds && i < PT_MAX_SCHEDS; i++) {
+		const struct pt_sched_cfg *sc = &pt_config.scheds[i];
+		struct pt_sched *s = &pt_scheds[i];
+		s->ops = pt_sched_ops_for(sc->policy);
+		if (!s->ops)
+			pt_panic("scheduler %s: unknown policy %u", sc->name, sc->policy);
+		s->id = i;
+		s->cpu_mask = sc->cpu_mask;
+		s->rr_slice_cycles = pt_ns_to_cycles(sc->rr_slice_ns);
+		s->ops->init(s);
+	}
+	for (uint32_t c = 0; c < pt_config.ncpus; c++) {
+		int16_t si = pt_config.cpus[c].sched;
+		if (pt_config.cpus[c].role == PT_ROLE_APP && si >= 0 && (uint32_t)si < pt_config.nscheds)
+			pt_cpus[c].sched = &pt_scheds[si];
+	}
+}
+
+void pt_kick_cpu(uint32_t cpu)
+{
+	struct pt_cpu *me = pt_this_cpu();
+	if (cpu == me->id) {
+		me->need_resched = 1;
+		return;
+	}
+	pt_cpus[cpu].need_resched = 1;
+	hal_fence();
+	me->ipi_mask |= 1u << cpu; /* sent by pt_flush_deferred, outside the locks */
+}
+
+/* t becomes runnable (t->sched locked). A pending suspension takes effect instead. */
+void pt_ready_locked(struct pt_thread *t)
+{
+	struct pt_sched *s = t->sched;
+	if (t->suspend_pending) {
+		t->suspend_pending = 0;
+		t->state = PT_TS_SUSPENDED;
+		return;
+	}
+	t->state = PT_TS_READY;
+	s->ops->enqueue(s, &t->se);
+	int cpu = s->ops->preempt_cpu(s, &t->se);
+	if (cpu >= 0)
+		pt_kick_cpu((uint32_t)cpu);
+}
+
+/* Effective priority change (set-priority, inheritance). t->sched locked. */
+void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
+{
+	struct pt_sched *s = t->sched;
+	if (t->se.prio == prio)
+		return;
+	bool lowered = prio > t->se.prio;
+	t->se.prio = prio;
+	if (t->se.on_rq) {
+		s->ops->key_changed(s, &t->se);
+		int cpu = s->ops->preempt_cpu(s, &t->se);
+		if (cpu >= 0)
+			pt_kick_cpu((uint32_t)cpu);
+	} else if (t->state == PT_TS_RUNNING && lowered) {
+		pt_kick_cpu((uint32_t)t->se.cpu); /* something ready may now beat it */
+	}
+}
+
+static void program_slice(struct pt_cpu *c, struct pt_sched *s, struct pt_thread *t, uint64_t now)
+{
+	uint64_t slice = c->slice_end, budget = c->budget_end;
+	c->slice_end = UINT64_MAX;
+	if (s->rr_slice_cycles && t != c->idle) {
+		if (!t->se.slice_left)
+			t->se.slice_left = s->rr_slice_cycles;
+		c->slice_end = now + t->se.slice_left;
+	}
+	pt_rt_budget_arm(c, t, now);
+	if (c->slice_end != slice || c->budget_end != budget)
+		pt_timer_reprogram(c); /* the common case (no slice, no budget) touches nothing */
+}
+
+/*
+ * Leave the current thread (whose state the caller already set: READY and re-enqueued,
+ * BLOCKED, WAIT_PERIOD, ...) and run the best ready thread or idle. s is locked on entry and
+ * unlocked on return, which happens when the current thread is next dispatched.
+ */
+void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
+{
+	struct pt_thread *prev = c->current;
+	struct pt_sched_entity *best = s->ops->peek(s, c->id);
+	struct pt_thread *next = best ? pt_thread_of(best) : c->idle;
+	uint64_t now = hal_cycles();
+
+	if (best)
+		s->ops->dequeue(s, best);
+	if (prev != c->idle) {
+		pt_rt_account_out(prev, now);
+		if (s->rr_slice_cycles)
+			prev->se.slice_left = c->slice_end > now ? c->slice_end - now : 0;
+	}
+	if (next == prev) {
+		prev->state = PT_TS_RUNNING;
+		program_slice(c, s, next, now);
+		pt_sched_unlock(s);
+		pt_flush_deferred();
+		return;
+	}
+	if (prev->state == PT_TS_READY)
+		pt_trace_emit(PT_EV_PREEMPT, prev->tid, next->tid, 0);
+	next->state = PT_TS_RUNNING;
+	s->running[c->id] = next == c->idle ? 0 : &next->se;
+	if (next->se.cpu >= 0 && (uint32_t)next->se.cpu != c->id && next != c->idle)
+		pt_trace_emit(PT_EV_MIGRATE, next->tid, (uint64_t)next->se.cpu, c->id);
+	next->se.cpu = (int16_t)c->id;
+	next->dispatched_at = now;
+	if (prev->state == PT_TS_DEAD || prev->state == PT_TS_STOPPED)
+		c->reap = prev;
+	c->current = next;
+	c->hal.kstack_top = next->kstack_top;
+	c->hal.kstack_lo = next->kstack_lo;
+	hal_as_t as = next->part ? next->part->as : 0;
+	if (as != c->as) {
+		hal_as_switch(as);
+		c->as = as;
+	}
+	c->switches++;
+	if (next == c->idle)
+		pt_trace_emit(PT_EV_IDLE, 0, 0, 0);
+	else
+		pt_trace_emit(PT_EV_DISPATCH, next->tid, 0, 0);
+	program_slice(c, s, next, now);
+	hal_ctx_switch(&prev->ctx, &next->ctx);
+	pt_finish_switch();
+}
+
+/* Runs first in whatever thread a switch resumes: completes the lock hand-off. */
+void pt_finish_switch(void)
+{
+	struct pt_cpu *c = pt_this_cpu();
+	struct pt_thread *r = c->reap;
+	c->reap = 0;
+	if (c->sched)
+		pt_sched_unlock(c->sched);
+	if (r && r->state == PT_TS_DEAD)
+		pt_thread_reap(r);
+	pt_flush_deferred();
+}
+
+/* Preemption point: called with interrupts masked and no lock held. */
+void pt_schedule(void)
+{
+	struct pt_cpu *c = pt_this_cpu();
+	struct pt_sched *s = c->sched;
+	if (!s) {
+		c->need_resched = 0;
+		return;
+	}
+	pt_sched_lock(s);
+	c->need_resched = 0;
+	struct pt_thread *cur = c->current;
+	if (cur->state == PT_TS_RUNNING && cur != c->idle) {
+		struct pt_sched_entity *best = s->ops->peek(s, c->id);
+		uint64_t now = hal_cycles();
+		bool expired = c->slice_end <= now;
+		if (!best) {
+			if (expired)
+				program_slice(c, s, cur, now);
+			pt_sched_unlock(s);
+			pt_flush_deferred();
+			return;
+		}
+		bool preempt = s->ops->preempts(best, &cur->se);
+		bool rotate = expired && !s->ops->preempts(&cur->se, best);
+		if (!preempt && !rotate) {
+			if (expired) {
+				cur->se.slice_left = 0;
+				program_slice(c, s, cur, now);
+			}
+			pt_sched_unlock(s);
+			pt_flush_deferred();
+			return;
+		}
+		cur->state = PT_TS_READY;
+		if (rotate && !preempt) {
+			cur->se.slice_left = 0;
+			s->ops->enqueue(s, &cur->se);
+		} else {
+			s->ops->enqueue_head(s, &cur->se);
+		}
+	} else if (cur == c->idle && !s->ops->peek(s, c->id)) {
+		pt_sched_unlock(s);
+		pt_flush_deferred();
+		return;
+	}
+	pt_switch_away_locked(c, s);
+}
+
+void pt_ipi_handler(void)
+{
+	pt_this_cpu()->need_resched = 1;
+}
+
+/* Stop or suspend the current thread at a trap exit when another cpu asked for it. */
+static void apply_pending(struct pt_cpu *c)
+{
+	struct pt_thread *t = c->current;
+	struct pt_sched *s = t->sched;
+	pt_sched_lock(s);
+	if (t->stop_pending) {
+		t->stop_pending = 0;
+		t->state = t->stop_reason == PT_STOP_DELETED ? PT_TS_DEAD : PT_TS_STOPPED;
+		pt_switch_away_locked(c, s); /* does not come back */
+		return;
+	}
+	if (t->suspend_pending) {
+		t->suspend_pending = 0;
+		t->state = PT_TS_SUSPENDED;
+		pt_switch_away_locked(c, s);
+		return;
+	}
+	pt_sched_unlock(s);
+	pt_flush_deferred();
+}
+
+void pt_trap_exit(bool to_user)
+{
+	(void)to_user;
+	struct pt_cpu *c = pt_this_cpu();
+	if (c->current != c->idle && (c->current->stop_pending || c->current->suspend_pending))
+		apply_pending(c);
+	if (c->need_resched)
+		pt_schedule();
+	pt_flush_deferred();
+}
+
+void pt_k_thread_yield(void)
+{
+	unsigned long f = hal_irq_save();
+	struct pt_cpu *c = pt_this_cpu();
+	struct pt_sched *s = c->sched;
+	struct pt_thread *cur = c->current;
+	if (s && cur != c->idle) {
+		pt_sched_lock(s);
+		struct pt_sched_entity *best = s->ops->peek(s, c->id);
+		if (best && !s->ops->preempts(&cur->se, best)) {
+			cur->state = PT_TS_READY;
+			cur->se.slice_left = 0;
+			s->ops->enqueue(s, &cur->se);
+			pt_switch_away_locked(c, s);
+		} else {
+			pt_sched_unlock(s);
+		}
+	}
+	pt_flush_deferred();
+	hal_irq_restore(f);
+}

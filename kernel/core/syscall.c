@@ -1,0 +1,115 @@
+/*
+ * System calls from U-mode. Every argument is checked before the kernel uses it: ids by the
+ * object tables (and the caller's partition), numbers by range, pointers by walking the
+ * caller's page table (hal_as_check: mapped, user-accessible, writable when written).
+ * A bad argument returns PT_EINVAL; nothing a user passes can make the kernel fault.
+ */
+#include "kernel.h"
+#include <partita/syscall.h>
+
+extern char __user_start[], __user_data_start[];
+
+bool pt_user_range_ok(const void *p, size_t n, bool write)
+{
+	struct pt_thread *t = pt_current();
+	if (!t->part || !t->part->as)
+		return false;
+	return hal_as_check(t->part->as, (uintptr_t)p, n ? n : 1, write);
+}
+
+static bool user_code_ok(uintptr_t pc)
+{
+	return pc >= (uintptr_t)__user_start && pc < (uintptr_t)__user_data_start && !(pc & 1);
+}
+
+/* Copy a NUL-terminated name of at most PT_THREAD_NAME_MAX characters. */
+static int copy_name(const char *u, char *out)
+{
+	int i = 0;
+	if (u) {
+		for (; i < PT_THREAD_NAME_MAX; i++) {
+			if (!pt_user_range_ok(u + i, 1, false))
+				return PT_EINVAL;
+			if (!(out[i] = u[i]))
+				break;
+		}
+	}
+	out[i < PT_THREAD_NAME_MAX ? i : PT_THREAD_NAME_MAX] = 0;
+	return PT_OK;
+}
+
+static int64_t sys_thread_create(uint64_t uattr)
+{
+	struct pt_thread_attr a;
+	char name[PT_THREAD_NAME_MAX + 1];
+	if (!pt_user_range_ok((void *)uattr, sizeof(a), false))
+		return PT_EINVAL;
+	memcpy(&a, (void *)uattr, sizeof(a));
+	if (!user_code_ok((uintptr_t)a.entry) || copy_name(a.name, name))
+		return PT_EINVAL;
+	a.name = name;
+	return pt_k_thread_create(&a);
+}
+
+static int64_t sys_console_write(uint64_t s, uint64_t n)
+{
+	if (n > 4096 || !pt_user_range_ok((void *)s, n, false))
+		return PT_EINVAL;
+	return pt_k_console_write((const char *)s, n);
+}
+
+static int64_t sys_mq_xfer(uint64_t nr, uint64_t id, uint64_t msg, uint64_t timeout)
+{
+	extern struct pt_mq *pt_mq_lookup(int id);
+	unsigned long f = hal_irq_save();
+	struct pt_mq *q = (int64_t)id >= 0 && id < PT_MAX_MQS ? pt_mq_lookup((int)id) : 0;
+	uint32_t len = q ? q->msg_bytes : 0;
+	hal_irq_restore(f);
+	if (!q || !pt_user_range_ok((void *)msg, len, nr == PT_SYS_MQ_RECV))
+		return PT_EINVAL;
+	return nr == PT_SYS_MQ_SEND ? pt_k_mq_send((int)id, (void *)msg, timeout)
+				    : pt_k_mq_recv((int)id, (void *)msg, timeout);
+}
+
+static int tid_arg(uint64_t v)
+{
+	return v > 0x7fffffff ? -1 : (int)v;
+}
+
+int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		   uint64_t a4, uint64_t a5)
+{
+	(void)a3, (void)a4, (void)a5;
+	struct pt_thread *me = pt_current();
+	int64_t r;
+	switch (nr) {
+	case PT_SYS_THREAD_CREATE: r = sys_thread_create(a0); break;
+	case PT_SYS_THREAD_DELETE: r = pt_k_thread_delete(tid_arg(a0)); break;
+	case PT_SYS_THREAD_SUSPEND: r = pt_k_thread_suspend(tid_arg(a0)); break;
+	case PT_SYS_THREAD_RESUME: r = pt_k_thread_resume(tid_arg(a0)); break;
+	case PT_SYS_THREAD_SET_PRIORITY:
+		r = a1 >= PT_PRIO_LEVELS ? PT_EINVAL : pt_k_thread_set_priority(tid_arg(a0), (unsigned)a1);
+		break;
+	case PT_SYS_THREAD_YIELD: pt_k_thread_yield(); r = PT_OK; break;
+	case PT_SYS_THREAD_SELF: r = pt_k_thread_self(); break;
+	case PT_SYS_THREAD_EXIT: pt_k_thread_exit();
+	case PT_SYS_SLEEP_NS: r = pt_k_sleep_until(hal_cycles() + pt_ns_to_cycles(a0)); break;
+	case PT_SYS_SLEEP_UNTIL: r = pt_k_sleep_until(a0); break;
+	case PT_SYS_WAIT_NEXT_PERIOD: r = pt_k_wait_next_period(); break;
+	case PT_SYS_SPORADIC_RELEASE: r = pt_k_sporadic_release(tid_arg(a0)); break;
+	case PT_SYS_CONSOLE_WRITE: r = sys_console_write(a0, a1); break;
+	case PT_SYS_TRACE_MARK: r = pt_k_trace_mark(a0, a1); break;
+	case PT_SYS_SEM_CREATE: r = a0 > UINT32_MAX || a1 > UINT32_MAX ? PT_EINVAL : pt_k_sem_create((uint32_t)a0, (uint32_t)a1); break;
+	case PT_SYS_SEM_TAKE: r = pt_k_sem_take(tid_arg(a0), a1); break;
+	case PT_SYS_SEM_GIVE: r = pt_k_sem_give(tid_arg(a0)); break;
+	case PT_SYS_MUTEX_CREATE: r = pt_k_mutex_create(); break;
+	case PT_SYS_MUTEX_LOCK: r = pt_k_mutex_lock(tid_arg(a0), a1); break;
+	case PT_SYS_MUTEX_UNLOCK: r = pt_k_mutex_unlock(tid_arg(a0)); break;
+	case PT_SYS_MQ_CREATE: r = a0 > 4096 || a1 > 4096 ? PT_EINVAL : pt_k_mq_create((uint32_t)a0, (uint32_t)a1); break;
+	case PT_SYS_MQ_SEND:
+	case PT_SYS_MQ_RECV: r = sys_mq_xfer(nr, a0, a1, a2); break;
+	default: r = PT_EINVAL;
+	}
+	pt_trace_emit(PT_EV_SYSCALL, me->tid, nr, (uint64_t)r);
+	return r;
+}

@@ -1,0 +1,475 @@
+/*
+ * Threads: a static pool of control blocks, stacks in guarded slots, and the native thread
+ * API. A thread's kernel stack lives in the kernel-stack window (slot = pool index, the page
+ * below the lowest mapped page of a slot is never mapped: the guard); a user thread also has
+ * a user stack in its partition's region, guarded the same way.
+ * tid = slot + 1 + PT_MAX_THREADS * generation: O(1) lookup, and a stale tid never matches.
+ */
+#include "kernel.h"
+
+struct pt_thread pt_threads[PT_MAX_THREADS];
+struct pt_partition pt_partitions[PT_MAX_PARTITIONS];
+static struct pt_spinlock pool_lock;
+static uint32_t slot_gen[PT_MAX_THREADS];
+static uint8_t kstack_pages[PT_MAX_THREADS];
+static uint8_t ustack_pages[PT_MAX_PARTITIONS][PT_MAX_THREADS];
+
+extern char __user_start[], __user_data_start[];
+static void thread_boot(void *arg);
+
+static struct pt_thread *slot_alloc(void)
+{
+	struct pt_thread *t = 0;
+	pt_spin_lock(&pool_lock);
+	for (int i = 0; i < PT_MAX_THREADS; i++) {
+		if (pt_threads[i].state == PT_TS_FREE && !pt_threads[i].tid) {
+			t = &pt_threads[i];
+			t->slot = (uint16_t)i;
+			t->tid = (uint32_t)i + 1 + PT_MAX_THREADS * slot_gen[i]++;
+			t->state = PT_TS_SUSPENDED; /* not FREE: reserved */
+			break;
+		}
+	}
+	pt_spin_unlock(&pool_lock);
+	return t;
+}
+
+void pt_thread_reap(struct pt_thread *t)
+{
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&pool_lock);
+	t->state = PT_TS_FREE;
+	t->tid = 0;
+	pt_spin_unlock(&pool_lock);
+	pt_flush_deferred();
+	hal_irq_restore(f);
+}
+
+struct pt_thread *pt_thread_get(int tid)
+{
+	if (tid <= 0)
+		return 0;
+	struct pt_thread *t = &pt_threads[(uint32_t)(tid - 1) % PT_MAX_THREADS];
+	if (t->tid != (uint32_t)tid || t->state == PT_TS_FREE || t->state == PT_TS_DEAD)
+		return 0;
+	return t;
+}
+
+/* Map `pages` of stack ending at `top`, top-down, reusing what the slot already has. */
+static int map_stack(hal_as_t as, uintptr_t top, uint32_t pages, uint8_t *have,
+		     const uint64_t *colors, unsigned flags)
+{
+	for (uint32_t i = *have; i < pages; i++) {
+		uintptr_t pa = pt_pages_alloc(colors, 1);
+		if (!pa)
+			return PT_ENOSPC;
+		memset((void *)pa, 0, HAL_PAGE_SIZE);
+		if (hal_as_map(as, top - (i + 1) * HAL_PAGE_SIZE, pa, HAL_PAGE_SIZE, flags))
+			return PT_ENOSPC;
+		*have = (uint8_t)(i + 1);
+	}
+	return PT_OK;
+}
+
+static uint32_t stack_pages(uint32_t bytes, uint32_t slot_bytes)
+{
+	if (!bytes)
+		bytes = PT_DEFAULT_STACK;
+	uint32_t p = (bytes + HAL_PAGE_SIZE - 1) / HAL_PAGE_SIZE;
+	uint32_t max = slot_bytes / HAL_PAGE_SIZE - 1; /* at least one guard page */
+	return p > max ? max : p;
+}
+
+void pt_trace_thread_info(struct pt_thread *t)
+{
+	uint64_t w[2] = { 0, 0 };
+	memcpy(w, t->name, 16);
+	pt_trace_emit(PT_EV_THREAD_INFO, t->tid, w[0], w[1]);
+}
+
+static int16_t lowest_cpu(uint32_t mask)
+{
+	for (int16_t c = 0; c < PT_MAX_CPUS; c++)
+		if (mask & (1u << c))
+			return c;
+	return 0;
+}
+
+/* Create from a validated attribute set. `start`: make it ready / arm its first release. */
+static int thread_new(const struct pt_thread_attr *a, const char *name,
+		      struct pt_partition *part, struct pt_sched *s, bool start)
+{
+	struct pt_thread *t = slot_alloc();
+	if (!t)
+		return PT_ENOSPC;
+	uint32_t tid = t->tid;
+	uint16_t slot = t->slot;
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->slot = slot;
+	t->state = PT_TS_SUSPENDED;
+	for (int i = 0; i < PT_THREAD_NAME_MAX && name && name[i]; i++)
+		t->name[i] = name[i];
+	t->part = part;
+	t->user = part->user;
+	t->sched = s;
+	t->kind = a->kind;
+	t->miss_policy = a->miss_policy;
+	t->enforce_budget = a->enforce_budget;
+	t->entry = a->entry;
+	t->arg = a->arg;
+	t->base_prio = a->priority;
+	t->se.prio = a->priority;
+	t->se.cpu = -1;
+	t->se.pinned_cpu = a->cpu;
+	t->se.tid = tid;
+	t->se.abs_deadline = UINT64_MAX;
+	pt_list_init(&t->se.node);
+	pt_list_init(&t->wait_node);
+	pt_list_init(&t->owned_mutexes);
+	pt_list_init(&t->part_node);
+	t->home_cpu = a->cpu >= 0 ? a->cpu : lowest_cpu(s->cpu_mask);
+	t->period = pt_ns_to_cycles(a->period_ns);
+	t->rel_deadline = pt_ns_to_cycles(a->deadline_ns ? a->deadline_ns : a->period_ns);
+	t->offset = pt_ns_to_cycles(a->offset_ns);
+	t->wcet = pt_ns_to_cycles(a->wcet_ns);
+	pt_rt_init_thread(t);
+
+	/* kernel stack: the thread's own stack for kernel threads, the trap stack for user ones */
+	uint32_t kp = t->user ? PT_UKSTACK_BYTES / HAL_PAGE_SIZE
+			      : stack_pages(a->stack_bytes, PT_KSTACK_SLOT);
+	uintptr_t ktop = HAL_KSTACK_VA + (uintptr_t)(slot + 1) * PT_KSTACK_SLOT;
+	const uint64_t *kcolors = t->user ? pt_config.kernel_colors : part->colors;
+	int err = map_stack(0, ktop, kp, &kstack_pages[slot], kcolors, HAL_MAP_R | HAL_MAP_W);
+	if (!err && t->user) {
+		uintptr_t utop = PT_USTACK_VA + (uintptr_t)(slot + 1) * PT_USTACK_SLOT;
+		err = map_stack(part->as, utop, stack_pages(a->stack_bytes, PT_USTACK_SLOT),
+				&ustack_pages[part->id][slot], part->colors,
+				HAL_MAP_R | HAL_MAP_W | HAL_MAP_U);
+		t->ustack_top = utop;
+	}
+	if (err) {
+		pt_thread_reap(t);
+		return err;
+	}
+	t->kstack_top = ktop;
+	t->kstack_lo = ktop - (uintptr_t)kp * HAL_PAGE_SIZE;
+	hal_ctx_init(&t->ctx, ktop, thread_boot, t);
+	pt_trace_thread_info(t);
+	if (start)
+		pt_rt_start(t);
+	return (int)tid;
+}
+
+int pt_thread_create_cfg(const struct pt_thread_cfg *cfg, struct pt_partition *part,
+			 struct pt_sched *s, const char *name, bool start)
+{
+	struct pt_thread_attr a = {
+		.name = cfg->name, .entry = cfg->entry, .arg = (void *)cfg->arg,
+		.priority = cfg->priority, .cpu = cfg->cpu, .sched = (int16_t)cfg->sched,
+		.kind = cfg->kind, .miss_policy = cfg->miss_policy,
+		.enforce_budget = cfg->enforce_budget, .stack_bytes = cfg->stack_bytes,
+		.period_ns = cfg->period_ns, .deadline_ns = cfg->deadline_ns,
+		.offset_ns = cfg->offset_ns, .wcet_ns = cfg->wcet_ns,
+	};
+	return thread_new(&a, name, part, s, start);
+}
+
+/* First code of every thread (after its first switch-in, or a job restart). */
+static void thread_boot(void *arg)
+{
+	struct pt_thread *t = arg;
+	pt_finish_switch();
+	if (t->user)
+		hal_user_enter((uintptr_t)pt_thread_body, t->ustack_top, (uint64_t)t->entry,
+			       (uint64_t)t->arg, t->kind);
+	hal_irq_enable();
+	pt_thread_body(t->entry, t->arg, t->kind);
+}
+
+void pt_thread_restart_ctx(struct pt_thread *t);
+void pt_thread_restart_ctx(struct pt_thread *t)
+{
+	hal_ctx_init(&t->ctx, t->kstack_top, thread_boot, t);
+}
+
+static void idle_main(void *arg)
+{
+	(void)arg;
+	pt_finish_switch();
+	/* A wake-up may have been posted before this cpu went idle (boot, or a release handled
+	 * with interrupts masked): look before sleeping. An interrupt arriving after the look
+	 * stays pending, so wfi returns at once. */
+	for (;;) {
+		hal_irq_save();
+		if (pt_this_cpu()->need_resched)
+			pt_schedule();
+		hal_wait_for_interrupt();
+	}
+}
+
+void pt_idle_create(struct pt_cpu *c)
+{
+	struct pt_thread *t = slot_alloc();
+	if (!t)
+		pt_panic("no slot for idle thread");
+	t->name[0] = 'i', t->name[1] = 'd', t->name[2] = 'l', t->name[3] = 'e';
+	t->name[4] = (char)('0' + c->id);
+	t->part = 0;
+	t->state = PT_TS_RUNNING;
+	t->se.cpu = (int16_t)c->id;
+	t->se.prio = PT_PRIO_LEVELS;
+	uintptr_t ktop = HAL_KSTACK_VA + (uintptr_t)(t->slot + 1) * PT_KSTACK_SLOT;
+	if (map_stack(0, ktop, 1, &kstack_pages[t->slot], pt_config.kernel_colors,
+		      HAL_MAP_R | HAL_MAP_W))
+		pt_panic("no memory for idle stack");
+	t->kstack_top = ktop;
+	t->kstack_lo = ktop - HAL_PAGE_SIZE;
+	hal_ctx_init(&t->ctx, ktop, idle_main, t);
+	c->idle = t;
+	c->current = t;
+}
+
+/* ---- stopping (faults, miss policy, delete, exit) ---- */
+
+void pt_thread_stop(struct pt_thread *t, uint8_t reason)
+{
+	unsigned long f = hal_irq_save();
+	struct pt_cpu *c = pt_this_cpu();
+	pt_spin_lock(&pt_sync_lock);
+	pt_sync_thread_gone(t);
+	pt_spin_unlock(&pt_sync_lock);
+	pt_alarm_cancel(&t->release_alarm);
+	pt_alarm_cancel(&t->deadline_alarm);
+	struct pt_sched *s = t->sched;
+	pt_sched_lock(s);
+	uint8_t st = t->state;
+	if (st == PT_TS_STOPPED || st == PT_TS_DEAD || st == PT_TS_FREE) {
+		pt_sched_unlock(s);
+		pt_flush_deferred();
+		hal_irq_restore(f);
+		return;
+	}
+	uint8_t final = (reason == PT_STOP_DELETED || reason == PT_STOP_EXIT) ? PT_TS_DEAD
+										: PT_TS_STOPPED;
+	pt_trace_emit(PT_EV_THREAD_STOP, t->tid, reason, 0);
+	t->stop_reason = reason;
+	if (st == PT_TS_RUNNING) {
+		if (t == c->current) {
+			t->state = final;
+			pt_switch_away_locked(c, s); /* never returns */
+			pt_panic("stopped thread resumed");
+		}
+		t->stop_reason = final == PT_TS_DEAD ? PT_STOP_DELETED : reason;
+		t->stop_pending = 1;
+		pt_kick_cpu((uint32_t)t->se.cpu);
+		pt_sched_unlock(s);
+		pt_flush_deferred();
+		hal_irq_restore(f);
+		return;
+	}
+	if (st == PT_TS_READY)
+		s->ops->dequeue(s, &t->se);
+	t->state = final;
+	pt_sched_unlock(s);
+	if (final == PT_TS_DEAD)
+		pt_thread_reap(t);
+	pt_flush_deferred();
+	hal_irq_restore(f);
+}
+
+void pt_user_fault(uint64_t cause, uint64_t addr, uint64_t pc)
+{
+	struct pt_thread *t = pt_current();
+	pt_printk("FAULT thread=%s cause=%s addr=0x%lx pc=0x%lx\n", t->name, hal_cause_name(cause),
+		  addr, pc);
+	pt_trace_emit(PT_EV_FAULT, t->tid, cause, addr);
+	if (t->part && t->part->fault_policy == PT_FAULT_STOP_PARTITION) {
+		for (int i = 0; i < PT_MAX_THREADS; i++) {
+			struct pt_thread *o = &pt_threads[i];
+			if (o != t && o->part == t->part && o->tid && o->state != PT_TS_FREE)
+				pt_thread_stop(o, PT_STOP_PARTITION);
+		}
+	}
+	pt_thread_stop(t, PT_STOP_FAULT);
+}
+
+_Noreturn void pt_kernel_stack_overflow(uint64_t pc, uint64_t addr, uint64_t sp)
+{
+	struct pt_cpu *c = pt_this_cpu();
+	pt_printk("KERNEL PANIC cpu=%u thread=%s kernel stack overflow pc=0x%lx addr=0x%lx "
+		  "sp=0x%lx stack=[0x%lx,0x%lx)\n", c->id, c->current ? c->current->name : "?", pc,
+		  addr, sp, c->hal.kstack_lo, c->hal.kstack_top);
+	pt_trace_emit(PT_EV_SHUTDOWN, 0, 3, pc);
+	pt_trace_set_exit_code(3);
+	hal_poweroff(3);
+}
+
+_Noreturn void pt_kernel_panic_trap(const struct hal_trap_frame *tf)
+{
+	struct pt_cpu *c = pt_this_cpu();
+	pt_printk("KERNEL PANIC cpu=%u thread=%s cause=%s(0x%lx) sepc=0x%lx stval=0x%lx\n", c->id,
+		  c->current ? c->current->name : "?", hal_cause_name(tf->scause), tf->scause,
+		  tf->sepc, tf->stval);
+	for (int i = 1; i < 32; i += 4)
+		pt_printk("  x%02d=%016lx x%02d=%016lx x%02d=%016lx x%02d=%016lx\n", i, tf->x[i],
+			  i + 1, tf->x[i + 1], i + 2, tf->x[i + 2], i + 3,
+			  i + 3 < 32 ? tf->x[i + 3] : 0);
+	pt_trace_emit(PT_EV_SHUTDOWN, 0, 2, tf->scause);
+	pt_trace_set_exit_code(2);
+	hal_poweroff(2);
+}
+
+/* ---- the native API (kernel side; arguments already validated for user callers) ---- */
+
+static struct pt_thread *target(int tid)
+{
+	struct pt_thread *me = pt_current();
+	struct pt_thread *t = tid == 0 ? me : pt_thread_get(tid);
+	if (!t || t == pt_this_cpu()->idle || !t->sched)
+		return 0;
+	if (me->user && t->part != me->part)
+		return 0;
+	return t;
+}
+
+int pt_k_thread_create(const struct pt_thread_attr *a)
+{
+	struct pt_thread *me = pt_current();
+	if (!a || !a->entry || a->priority >= PT_PRIO_LEVELS || a->kind > PT_KIND_SPORADIC ||
+	    a->miss_policy > PT_MISS_STOP)
+		return PT_EINVAL;
+	struct pt_sched *s = me->sched;
+	if (a->sched >= 0) {
+		if ((uint32_t)a->sched >= pt_config.nscheds)
+			return PT_EINVAL;
+		s = &pt_scheds[a->sched];
+	}
+	if (!s || (a->cpu >= 0 && (a->cpu >= PT_MAX_CPUS || !(s->cpu_mask & (1u << a->cpu)))))
+		return PT_EINVAL;
+	if (a->kind != PT_KIND_APERIODIC && (!a->period_ns || a->wcet_ns > a->period_ns))
+		return PT_EINVAL;
+	if (!me->part)
+		return PT_EPERM;
+	return thread_new(a, a->name, me->part, s, true);
+}
+
+int pt_k_thread_delete(int tid)
+{
+	struct pt_thread *t = target(tid);
+	if (!t)
+		return PT_EINVAL;
+	pt_thread_stop(t, PT_STOP_DELETED);
+	return PT_OK;
+}
+
+int pt_k_thread_suspend(int tid)
+{
+	struct pt_thread *t = target(tid);
+	if (!t)
+		return PT_EINVAL;
+	unsigned long f = hal_irq_save();
+	struct pt_cpu *c = pt_this_cpu();
+	struct pt_sched *s = t->sched;
+	int r = PT_OK;
+	pt_sched_lock(s);
+	switch (t->state) {
+	case PT_TS_READY:
+		s->ops->dequeue(s, &t->se);
+		t->state = PT_TS_SUSPENDED;
+		break;
+	case PT_TS_RUNNING:
+		if (t == c->current) {
+			t->state = PT_TS_SUSPENDED;
+			pt_switch_away_locked(c, s);
+			pt_flush_deferred();
+			hal_irq_restore(f);
+			return PT_OK;
+		}
+		t->suspend_pending = 1;
+		pt_kick_cpu((uint32_t)t->se.cpu);
+		break;
+	case PT_TS_BLOCKED:
+	case PT_TS_WAIT_PERIOD:
+		t->suspend_pending = 1;
+		break;
+	case PT_TS_SUSPENDED:
+		break;
+	default:
+		r = PT_ESTATE;
+	}
+	pt_sched_unlock(s);
+	pt_flush_deferred();
+	hal_irq_restore(f);
+	return r;
+}
+
+int pt_k_thread_resume(int tid)
+{
+	struct pt_thread *t = target(tid);
+	if (!t)
+		return PT_EINVAL;
+	unsigned long f = hal_irq_save();
+	struct pt_sched *s = t->sched;
+	int r = PT_OK;
+	pt_sched_lock(s);
+	t->suspend_pending = 0;
+	if (t->state == PT_TS_SUSPENDED)
+		pt_ready_locked(t);
+	else if (t->state == PT_TS_STOPPED)
+		r = PT_ESTATE;
+	pt_sched_unlock(s);
+	if (pt_this_cpu()->need_resched)
+		pt_schedule();
+	pt_flush_deferred();
+	hal_irq_restore(f);
+	return r;
+}
+
+int pt_k_thread_set_priority(int tid, unsigned prio)
+{
+	struct pt_thread *t = target(tid);
+	if (!t || prio >= PT_PRIO_LEVELS)
+		return PT_EINVAL;
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&pt_sync_lock);
+	t->base_prio = (uint16_t)prio;
+	pt_mutex_pi_update(t);
+	pt_spin_unlock(&pt_sync_lock);
+	if (pt_this_cpu()->need_resched)
+		pt_schedule();
+	pt_flush_deferred();
+	hal_irq_restore(f);
+	return PT_OK;
+}
+
+int pt_k_thread_self(void)
+{
+	return (int)pt_current()->tid;
+}
+
+_Noreturn void pt_k_thread_exit(void)
+{
+	pt_thread_stop(pt_current(), PT_STOP_EXIT);
+	pt_panic("exit returned");
+}
+
+int pt_k_console_write(const char *s, size_t n)
+{
+	hal_console_write(s, n);
+	return (int)n;
+}
+
+int pt_k_trace_mark(uint64_t a0, uint64_t a1)
+{
+	pt_trace_emit(PT_EV_MARK, pt_current()->tid, a0, a1);
+	return PT_OK;
+}
+
+bool pt_sync_obj_allowed(uint16_t owner_part)
+{
+	struct pt_thread *t = pt_current();
+	if (!t->user || owner_part == 0)
+		return true;
+	return t->part && owner_part == t->part->id + 1;
+}

@@ -1,0 +1,70 @@
+/*
+ * The native Partita API. The same functions serve kernel threads (a direct call into the
+ * kernel) and user threads (an `ecall`, every argument checked): the stubs live in the user
+ * window and pick the path from the privilege they run at.
+ *
+ * Times: `_ns` arguments are virtual nanoseconds; `cycles` are hal_cycles() units
+ * (instructions under icount: 1 cycle = 2^shift ns). Errors are negative PT_E* codes.
+ */
+#ifndef PARTITA_API_H
+#define PARTITA_API_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define PT_OK 0
+#define PT_EINVAL (-1)    /* bad argument (id, pointer, value) */
+#define PT_ENOSPC (-2)    /* a static pool is exhausted */
+#define PT_ETIMEDOUT (-3) /* a blocking call timed out */
+#define PT_EPERM (-4)     /* not allowed from the caller's partition */
+#define PT_EAGAIN (-5)    /* would block (zero timeout) or too early */
+#define PT_ESTATE (-6)    /* object or thread in the wrong state */
+#define PT_EDELETED (-7)  /* object deleted while waiting */
+
+#define PT_WAIT_FOREVER UINT64_MAX
+#define PT_NO_WAIT 0
+
+#define PT_THREAD_NAME_MAX 15
+
+/* Attributes of a dynamically created thread (see pt_thread_cfg for the static ones). */
+struct pt_thread_attr {
+	const char *name;         /* copied, at most PT_THREAD_NAME_MAX characters */
+	void (*entry)(void *arg); /* job body (periodic/sporadic) or thread body */
+	void *arg;
+	uint16_t priority;        /* FP: 0 highest .. 255 lowest */
+	int16_t cpu;              /* pinned cpu, -1 = any cpu of the scheduler instance */
+	int16_t sched;            /* scheduler instance, -1 = the caller's */
+	uint8_t kind;             /* enum pt_thread_kind (config.h) */
+	uint8_t miss_policy;      /* enum pt_miss_policy */
+	uint8_t enforce_budget;
+	uint32_t stack_bytes;     /* 0 = default (8 KiB) */
+	uint64_t period_ns, deadline_ns, offset_ns, wcet_ns;
+};
+
+/* Threads. tid 0 in delete/suspend/resume/set_priority means the caller. A user thread may
+ * act only on threads of its own partition. */
+int pt_thread_create(const struct pt_thread_attr *attr); /* tid > 0 */
+int pt_thread_delete(int tid);
+int pt_thread_suspend(int tid);
+int pt_thread_resume(int tid);
+int pt_thread_set_priority(int tid, unsigned priority);
+void pt_thread_yield(void);
+int pt_thread_self(void);
+_Noreturn void pt_thread_exit(void);
+
+/* Time. */
+uint64_t pt_time_cycles(void);  /* hal_cycles(): readable from U-mode without a trap */
+int pt_sleep_ns(uint64_t ns);
+int pt_sleep_until(uint64_t abs_cycles);
+
+/* Real-time jobs: end the current job and wait for the next release. */
+int pt_wait_next_period(void);
+/* Release a sporadic thread's next job (PT_EAGAIN if its minimum inter-arrival time has not
+ * elapsed or the previous job is still running). */
+int pt_sporadic_release(int tid);
+
+/* Console and trace. */
+int pt_console_write(const char *s, size_t n);
+int pt_trace_mark(uint64_t a0, uint64_t a1);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * The CPU-level half of the HAL: execution contexts, traps, address spaces. Like hal.h it is
+ * implemented by arch/riscv64 and is the only way kernel/core reaches the hardware. It is
+ * separate from hal.h because host unit tests of the policies, allocator and trace writer
+ * never need it.
+ */
+#ifndef PARTITA_HAL_CPU_H
+#define PARTITA_HAL_CPU_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+/* Callee-saved state of a voluntary switch: ra, sp, s0..s11. */
+struct hal_ctx {
+	uint64_t ra, sp;
+	uint64_t s[12];
+};
+
+/* Head of the per-cpu block; the thread pointer register holds its address in S-mode.
+ * The trap entry reads kstack_top (offset 0) and uses scratch (offset 8). */
+struct hal_percpu {
+	uint64_t kstack_top; /* top of the running thread's kernel stack */
+	uint64_t scratch;
+	uint32_t cpu;
+	uint32_t pad;
+	uint64_t kstack_lo;  /* lowest valid address of that stack (0 = unchecked) */
+	uint64_t emerg_sp;   /* stack used to report a kernel stack overflow */
+};
+
+/* Register state saved by the trap entry (full context). */
+struct hal_trap_frame {
+	uint64_t x[32]; /* x[0] unused; x[2] = sp, x[10..17] = a0..a7 */
+	uint64_t sepc, sstatus, scause, stval;
+};
+
+/* Prepare `c` so that the first hal_ctx_switch to it calls fn(arg) on stack_top. */
+void hal_ctx_init(struct hal_ctx *c, uintptr_t stack_top, void (*fn)(void *), void *arg);
+/* Save callee-saved registers into `from`, load `to`. Interrupts must be masked. */
+void hal_ctx_switch(struct hal_ctx *from, struct hal_ctx *to);
+/* Drop to user mode at pc with the given stack and a0..a2; kernel stack = percpu kstack_top. */
+_Noreturn void hal_user_enter(uintptr_t pc, uintptr_t sp, uint64_t a0, uint64_t a1,
+			      uint64_t a2);
+void hal_irq_enable(void);
+/* wfi with interrupts masked: returns when one is pending (and acknowledges an IPI). */
+void hal_wait_for_interrupt_masked(void);
+void hal_percpu_set(struct hal_percpu *p);
+struct hal_percpu *hal_percpu_get(void);
+
+/* ---- address spaces (Sv39) ---- */
+#define HAL_PAGE_SIZE 4096ul
+#define HAL_KSTACK_VA 0xC0000000ul   /* kernel stacks (guard page below each), in every table */
+#define HAL_KSTACK_VA_END 0x100000000ul
+#define HAL_USER_VA 0x100000000ul    /* per-partition user region (stacks, heap) */
+#define HAL_USER_VA_END 0x140000000ul
+
+#define HAL_MAP_R 1u
+#define HAL_MAP_W 2u
+#define HAL_MAP_X 4u
+#define HAL_MAP_U 8u
+
+typedef uint64_t hal_as_t; /* an address space; 0 = the kernel's */
+
+void hal_mmu_init(void);            /* hart 0, once: build the kernel table */
+void hal_mmu_enable(void);          /* every hart: switch to the kernel table */
+hal_as_t hal_as_create(uint16_t asid); /* a user address space; 0 if out of tables */
+/* Map [va, va+bytes) to physical pa. Kernel-stack VAs go to the table shared by all. */
+int hal_as_map(hal_as_t as, uintptr_t va, uintptr_t pa, size_t bytes, unsigned flags);
+void hal_as_switch(hal_as_t as);
+/* true if every byte of [va, va+n) is mapped user-accessible (and writable if `write`). */
+bool hal_as_check(hal_as_t as, uintptr_t va, size_t n, bool write);
+/* Free RAM after the kernel image: [lo, hi). */
+void hal_ram_range(uintptr_t *lo, uintptr_t *hi);
+/* Physical address behind a kernel-visible VA (identity except the kernel-stack window). */
+uintptr_t hal_kvirt_to_phys(uintptr_t va);
+
+/* ---- trap decoding: arch calls these core entry points ---- */
+void pt_irq_timer(void);
+void pt_ipi_handler(void);
+/* System call: nr and six arguments; returns the value for a0. */
+int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		   uint64_t a4, uint64_t a5);
+/* Exception from user mode: the thread is stopped (does not return to it). */
+void pt_user_fault(uint64_t cause, uint64_t addr, uint64_t pc);
+/* Exception in kernel mode: print, power off. */
+_Noreturn void pt_kernel_panic_trap(const struct hal_trap_frame *tf);
+/* A kernel stack overflowed (detected by the trap entry): report, power off. */
+_Noreturn void pt_kernel_stack_overflow(uint64_t pc, uint64_t addr, uint64_t sp);
+/* Called before returning from any trap (preemption point). */
+void pt_trap_exit(bool to_user);
+/* Name of an exception cause ("store_page_fault", ...). */
+const char *hal_cause_name(uint64_t cause);
+
+#define HAL_TIMEBASE_HZ 10000000ul
+
+#endif

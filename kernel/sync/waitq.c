@@ -1,0 +1,139 @@
+/*
+ * Blocking and waking, shared by semaphores, mutexes, message queues and sleeps.
+ * One global sync lock protects every wait queue and every object's state; it nests outside
+ * the scheduler-instance locks. Waiters are ordered by effective priority (se.prio, 0 first),
+ * FIFO among equals. A stopped thread may linger on a queue: waking skips and drops it.
+ */
+#include "core/kernel.h"
+
+struct pt_spinlock pt_sync_lock;
+
+void pt_waitq_init(struct pt_waitq *q)
+{
+	pt_list_init(&q->head);
+}
+
+static void waitq_insert(struct pt_waitq *q, struct pt_thread *t)
+{
+	struct pt_list *pos = q->head.prev;
+	while (pos != &q->head &&
+	       pt_container_of(pos, struct pt_thread, wait_node)->se.prio > t->se.prio)
+		pos = pos->prev;
+	pt_list_insert_between(&t->wait_node, pos, pos->next);
+	t->waitq = q;
+}
+
+void pt_waitq_reposition(struct pt_thread *t)
+{
+	struct pt_waitq *q = t->waitq;
+	if (!q)
+		return;
+	pt_list_del(&t->wait_node);
+	waitq_insert(q, t);
+}
+
+struct pt_thread *pt_waitq_first(struct pt_waitq *q)
+{
+	while (!pt_list_empty(&q->head)) {
+		struct pt_thread *t = pt_list_first(&q->head, struct pt_thread, wait_node);
+		if (t->state == PT_TS_BLOCKED)
+			return t;
+		pt_list_del(&t->wait_node); /* stopped or deleted while waiting */
+		t->waitq = 0;
+	}
+	return 0;
+}
+
+static void timeout_fn(struct pt_alarm *a)
+{
+	struct pt_thread *t = pt_container_of(a, struct pt_thread, timeout_alarm);
+	pt_spin_lock(&pt_sync_lock);
+	if (t->state == PT_TS_BLOCKED && t->wait_gen == (uint32_t)a->data) {
+		struct pt_mutex *m = t->blocked_on;
+		pt_wake(t, PT_ETIMEDOUT);
+		if (m && m->owner)
+			pt_mutex_pi_update(m->owner);
+	}
+	pt_spin_unlock(&pt_sync_lock);
+}
+
+/* Sync lock held, interrupts masked; returns with the sync lock released. */
+int pt_block(struct pt_waitq *q, uint8_t obj_kind, uint32_t obj_id, uint64_t until)
+{
+	struct pt_cpu *c = pt_this_cpu();
+	struct pt_thread *t = c->current;
+	if (until != UINT64_MAX && until <= hal_cycles()) {
+		if (t->waitq) {
+			pt_list_del(&t->wait_node);
+			t->waitq = 0;
+		}
+		t->blocked_on = 0;
+		pt_spin_unlock(&pt_sync_lock);
+		return PT_ETIMEDOUT;
+	}
+	if (q && t->waitq != q)
+		waitq_insert(q, t);
+	t->wait_result = PT_OK;
+	t->wait_gen++;
+	if (t->timeout_alarm.fn != timeout_fn)
+		pt_alarm_init(&t->timeout_alarm, timeout_fn);
+	if (until != UINT64_MAX) {
+		t->timeout_alarm.data = t->wait_gen;
+		pt_alarm_arm(&t->timeout_alarm, until);
+	}
+	struct pt_sched *s = t->sched;
+	pt_sched_lock(s);
+	t->state = PT_TS_BLOCKED;
+	pt_trace_emit(PT_EV_BLOCK, t->tid, obj_kind, obj_id);
+	pt_spin_unlock(&pt_sync_lock);
+	pt_switch_away_locked(c, s);
+	pt_alarm_cancel(&t->timeout_alarm);
+	return t->wait_result;
+}
+
+/* Sync lock held. */
+void pt_wake(struct pt_thread *t, int result)
+{
+	if (t->waitq) {
+		pt_list_del(&t->wait_node);
+		t->waitq = 0;
+	}
+	t->blocked_on = 0;
+	t->wait_result = result;
+	t->wait_gen++;
+	pt_alarm_cancel(&t->timeout_alarm);
+	struct pt_sched *s = t->sched;
+	pt_sched_lock(s);
+	if (t->state == PT_TS_BLOCKED) {
+		pt_trace_emit(PT_EV_UNBLOCK, t->tid, result == PT_ETIMEDOUT ? 1 : 0, 0);
+		pt_ready_locked(t);
+	}
+	pt_sched_unlock(s);
+}
+
+/* t is being stopped or deleted: leave every queue, hand on the mutexes it holds. */
+void pt_sync_thread_gone(struct pt_thread *t)
+{
+	struct pt_mutex *m = t->blocked_on;
+	if (t->waitq) {
+		pt_list_del(&t->wait_node);
+		t->waitq = 0;
+	}
+	t->blocked_on = 0;
+	t->wait_gen++;
+	pt_alarm_cancel(&t->timeout_alarm);
+	if (m && m->owner)
+		pt_mutex_pi_update(m->owner);
+	while (!pt_list_empty(&t->owned_mutexes)) {
+		struct pt_mutex *om = pt_list_first(&t->owned_mutexes, struct pt_mutex, owned_node);
+		pt_list_del(&om->owned_node);
+		struct pt_thread *w = pt_waitq_first(&om->wq);
+		om->owner = w;
+		om->depth = w ? 1 : 0;
+		if (w) {
+			pt_list_add_tail(&w->owned_mutexes, &om->owned_node);
+			pt_wake(w, PT_OK);
+			pt_mutex_pi_update(w);
+		}
+	}
+}

@@ -1,0 +1,60 @@
+# Build the kernel image: make -f mk/kernel.mk BUILD=build/<cfg>
+# Inputs: kernel/ arch/riscv64/ platform/qemu-virt/ apps/ and $(BUILD)/gen/pt_config.c.
+# Output: $(BUILD)/partita.elf (objects under $(BUILD)/obj).
+BUILD ?= build/default
+CROSS ?= riscv64-unknown-elf-
+CC := $(CROSS)gcc
+OBJDUMP := $(CROSS)objdump
+OBJCOPY := $(CROSS)objcopy
+
+# Soft-float ABI: no FPU state to switch; libgcc's soft-float lives in user-accessible text.
+ARCHFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
+CFLAGS := $(ARCHFLAGS) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
+	-fno-common -fno-stack-protector -fno-pic -fno-pie -fno-jump-tables \
+	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
+	-Ikernel/include -Ikernel -MMD -MP
+ASFLAGS := $(ARCHFLAGS) -Ikernel/include -Ikernel -MMD -MP
+LDSCRIPT := arch/riscv64/kernel.ld
+LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
+
+SRCS := $(shell find kernel arch/riscv64 platform/qemu-virt apps subsys -name '*.c' -o -name '*.S' \
+	| grep -v '^apps/test/configs/' | grep -v '^apps/spm/' | sort)
+OBJ := $(BUILD)/obj
+OBJS := $(patsubst %,$(OBJ)/%.o,$(SRCS)) \
+	$(patsubst $(BUILD)/gen/%.c,$(OBJ)/gen/%.c.o,$(wildcard $(BUILD)/gen/*.c))
+# brief 0: SPM task images (position-independent, checked) and generated image blobs
+include mk/spm.mk
+
+# Only the HAL implementation may see platform headers; kernel/ talks to partita/hal*.h.
+$(OBJ)/arch/%: CFLAGS += -Iarch/riscv64 -Iplatform/qemu-virt
+$(OBJ)/arch/%: ASFLAGS += -Iarch/riscv64 -Iplatform/qemu-virt
+$(OBJ)/platform/%: CFLAGS += -Iarch/riscv64 -Iplatform/qemu-virt
+
+.PHONY: all
+all: $(BUILD)/partita.elf
+
+$(BUILD)/partita.elf: $(OBJS) $(LDSCRIPT) mk/kernel.mk
+	$(CC) $(CFLAGS) -T $(LDSCRIPT) -Wl,--gc-sections -Wl,-Map,$(BUILD)/partita.map \
+		-o $@ $(OBJS) $(LIBGCC)
+
+$(OBJ)/%.c.o: %.c mk/kernel.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Application code runs in U-mode too: its calls to the string helpers must reach the copies
+# in the user window (kernel/core/string.c), never the kernel's.
+USTRING := $(foreach f,memset memcpy memmove memcmp strlen,--redefine-sym $(f)=pt_u_$(f))
+$(OBJ)/apps/%.c.o: apps/%.c mk/kernel.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+	$(OBJCOPY) $(USTRING) $@
+
+$(OBJ)/%.S.o: %.S mk/kernel.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -c -o $@ $<
+
+$(OBJ)/gen/%.c.o: $(BUILD)/gen/%.c mk/kernel.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+-include $(OBJS:.o=.d)

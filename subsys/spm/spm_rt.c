@@ -1,0 +1,213 @@
+/*
+ * SPM subsystem on the target: the software scratchpads, the mirror-buffer pool, the boot hook
+ * and the application-core loop. The I/O core's TDMA loop is subsys/io/io_core.c.
+ *
+ * Software stand-ins (QEMU virt has neither): each application core's "scratchpad" is a
+ * reserved, private region of ordinary RAM (pt_spm_pool); the application DMA is the I/O core
+ * copying memory (dma_sw.c). Nothing else reads or writes a core's region except that core and
+ * the I/O core's DMA, which is the property the protocol needs.
+ */
+#include <partita/hal.h>
+#include <partita/config.h>
+#include "trace/trace.h"
+#include "spm_rt.h"
+#include "spm_config.h"
+#include "spm_trace.h"
+#include "../../apps/spm/spm_task.h"
+
+#define PT_SPM_POOL_BYTES (512u * 1024u)    /* all application cores' scratchpads */
+#define PT_IO_POOL_BYTES (256u * 1024u)     /* the I/O core's mirror buffers */
+
+
+struct pt_spm_system pt_spm_sys;
+static uint8_t pt_spm_pool[PT_SPM_POOL_BYTES] __attribute__((aligned(4096)));
+static uint8_t pt_io_pool[PT_IO_POOL_BYTES] __attribute__((aligned(64)));
+static struct pt_spm_task_cfg tcfg[PT_SPM_MAX_TASKS]; /* config + layout read from images */
+static uint32_t in_off[PT_SPM_MAX_TASKS], out_off[PT_SPM_MAX_TASKS];
+static struct pt_io_mbuf *in_mir[PT_SPM_MAX_TASKS], *out_mir[PT_SPM_MAX_TASKS];
+static volatile uint32_t spm_ready;
+
+static void fail(const char *what, const char *name)
+{
+	pt_printk("spm: %s: %s\n", name, what);
+	hal_poweroff(3);
+}
+
+void pt_spm_lock(struct pt_spm_core *c)
+{
+	/* The holder may have lost its QEMU turn inside the critical section: each failed try
+	 * ends our turn (pt_spm_yield) instead of spinning through a whole slice. */
+	while (__atomic_exchange_n(&c->lock, 1, __ATOMIC_ACQUIRE))
+		pt_spm_yield();
+}
+
+void pt_spm_unlock(struct pt_spm_core *c)
+{
+	__atomic_store_n(&c->lock, 0, __ATOMIC_RELEASE);
+}
+
+uint64_t pt_spm_ns_to_cycles(uint64_t ns)
+{
+	uint64_t cps = hal_cycles_per_sec();
+	return ns / 1000000000u * cps + (ns % 1000000000u) * cps / 1000000000u;
+}
+
+uint32_t pt_spm_in_off(uint32_t id) { return in_off[id]; }
+uint32_t pt_spm_out_off(uint32_t id) { return out_off[id]; }
+struct pt_io_mbuf *pt_spm_in_mirror(uint32_t id) { return in_mir[id]; }
+struct pt_io_mbuf *pt_spm_out_mirror(uint32_t id) { return out_mir[id]; }
+
+bool pt_spm_app_busy(void)
+{
+	for (uint32_t c = 0; c < pt_spm_sys.ncores; c++) {
+		const volatile struct pt_spm_core *core = &pt_spm_sys.core[c];
+		if (core->running != PT_SPM_NO_TASK || core->ready)
+			return true;
+	}
+	return false;
+}
+
+static uint32_t align8(uint32_t x) { return (x + 7u) & ~7u; }
+
+static uint64_t name_word(const char *s, int from)
+{
+	uint64_t w = 0;
+	for (int i = 0; i < 8; i++) {
+		char ch = 0;
+		for (int k = 0; k <= from + i; k++)
+			if (!s[k]) { ch = 0; goto put; }
+		ch = s[from + i];
+put:
+		w |= (uint64_t)(uint8_t)ch << (8 * i);
+		if (!ch)
+			break;
+	}
+	return w;
+}
+
+void pt_subsys_boot(void)
+{
+	const struct pt_spm_sys_cfg *sc = &pt_spm_config;
+	if (!sc->enabled)
+		return;
+	if (sc->napp == 0 || sc->napp > PT_SPM_MAX_CORES ||
+	    (uint64_t)sc->napp * sc->spm_bytes > PT_SPM_POOL_BYTES)
+		fail("scratchpads do not fit the reserved pool", "config");
+	uint32_t part = sc->spm_bytes / 2;
+	uint32_t io_used = 0;
+	for (uint32_t i = 0; i < sc->ntasks; i++) {
+		const struct pt_spm_task_cfg *c = &sc->tasks[i];
+		const struct pt_spm_task_io *io = &sc->task_io[i];
+		const struct pt_spm_image_hdr *h = (const void *)(uintptr_t)c->image_addr;
+		if (h->magic != PT_SPM_IMAGE_MAGIC)
+			fail("image has no SPM header", c->name);
+		tcfg[i] = *c;
+		/* the image itself is the authority on its layout */
+		tcfg[i].image_bytes = h->image_bytes;
+		tcfg[i].entry_off = h->entry_off;
+		tcfg[i].data_off = h->data_off;
+		tcfg[i].data_bytes = h->image_bytes - h->data_off;
+		if (h->image_bytes > c->image_bytes)
+			fail("built image is larger than its declared image_bytes", c->name);
+		uint32_t inb = io->in_slots ? PT_IO_MBUF_BYTES(io->in_slots, io->in_slot_bytes) : 0;
+		uint32_t outb = io->out_slots ? PT_IO_MBUF_BYTES(io->out_slots, io->out_slot_bytes) : 0;
+		in_off[i] = align8(h->image_bytes);
+		out_off[i] = in_off[i] + align8(inb);
+		tcfg[i].in_mirror_bytes = inb;
+		tcfg[i].out_mirror_bytes = outb;
+		if (out_off[i] + outb > part)
+			fail("image and mirrors do not fit a partition", c->name);
+		if (io_used + align8(inb) + align8(outb) > PT_IO_POOL_BYTES)
+			fail("mirror buffers exceed the I/O pool", c->name);
+		if (inb) {
+			in_mir[i] = (struct pt_io_mbuf *)&pt_io_pool[io_used];
+			pt_io_mbuf_init(in_mir[i], io->in_slots, io->in_slot_bytes);
+			io_used += align8(inb);
+		}
+		if (outb) {
+			out_mir[i] = (struct pt_io_mbuf *)&pt_io_pool[io_used];
+			pt_io_mbuf_init(out_mir[i], io->out_slots, io->out_slot_bytes);
+			io_used += align8(outb);
+		}
+	}
+	uintptr_t bases[PT_SPM_MAX_CORES];
+	for (uint32_t c = 0; c < sc->napp; c++)
+		bases[c] = (uintptr_t)&pt_spm_pool[c * sc->spm_bytes];
+	if (pt_spm_init(&pt_spm_sys, sc->napp, bases, part, tcfg, sc->ntasks))
+		fail("task table rejected (too many tasks on a core?)", "config");
+	for (uint32_t c = 0; c < sc->napp; c++)
+		pt_spm_sys.core[c].hart = sc->app_hart[c];
+	for (uint32_t i = 0; i < sc->ntasks; i++) {
+		pt_spm_sys.task[i].period_cycles = pt_spm_ns_to_cycles(tcfg[i].period_ns);
+		pt_spm_sys.task[i].in_mirror = (uint8_t *)in_mir[i];
+		pt_spm_sys.task[i].out_mirror = (uint8_t *)out_mir[i];
+		const char *n = tcfg[i].name;
+		pt_trace_emit(PT_EV_THREAD_INFO, PT_SPM_TID_BASE + i, name_word(n, 0),
+			      name_word(n, 8));
+	}
+	pt_printk("spm: %u application cores, I/O core hart %u, %u tasks, sigma %lu ns, "
+		  "partition %u bytes\n", sc->napp, sc->io_hart, sc->ntasks,
+		  (unsigned long)sc->sigma_ns, part);
+	hal_fence();
+	spm_ready = 1;
+}
+
+static int app_index(uint32_t hart)
+{
+	for (uint32_t c = 0; c < pt_spm_config.napp; c++)
+		if (pt_spm_config.app_hart[c] == hart)
+			return (int)c;
+	return -1;
+}
+
+/* Application core: non-preemptive fixed priority over the ready queue (loaded tasks only). */
+static _Noreturn void app_main(uint32_t c)
+{
+	struct pt_spm_system *s = &pt_spm_sys;
+	struct pt_spm_core *core = &s->core[c];
+	bool finished = false; /* the job run last iteration has to be marked complete */
+	for (;;) {
+		pt_spm_lock(core);
+		if (finished)
+			pt_spm_complete(s, c);
+		int id = pt_spm_pick(s, c);
+		pt_spm_unlock(core);
+		finished = false;
+		if (id < 0) {
+			pt_spm_wait(UINT64_MAX); /* the I/O core sends an IPI after each load */
+			continue;
+		}
+		struct pt_spm_task *t = &s->task[id];
+		uintptr_t base = pt_spm_task_base(s, (uint32_t)id);
+		const struct pt_spm_task_cfg *tc = t->cfg;
+		struct pt_spm_ctx ctx = {
+			.arg = tc->arg, .job = t->job,
+			.in = tc->in_mirror_bytes ? (void *)(base + in_off[id]) : 0,
+			.out = tc->out_mirror_bytes ? (void *)(base + out_off[id]) : 0,
+		};
+		uint64_t where = PT_SPM_TRACE_WHERE(c, t->partition);
+		pt_trace_emit(PT_EV_DISPATCH, PT_SPM_TID_BASE + (uint32_t)id, 0, 0);
+		pt_trace_emit(PT_EV_SPM_EXEC_BEGIN, PT_SPM_TID_BASE + (uint32_t)id, where, t->job);
+		__asm__ volatile("fence.i" ::: "memory"); /* the DMA wrote instructions */
+		((pt_spm_entry_fn)(base + tc->entry_off))(&ctx);
+		pt_trace_emit(PT_EV_SPM_EXEC_END, PT_SPM_TID_BASE + (uint32_t)id, where, t->job);
+		pt_trace_emit(PT_EV_IDLE, 0, 0, 0);
+		finished = true;
+	}
+}
+
+void pt_subsys_cpu_entry(uint32_t hart)
+{
+	const struct pt_spm_sys_cfg *sc = &pt_spm_config;
+	if (!sc->enabled)
+		return;
+	int c = app_index(hart);
+	if (hart != sc->io_hart && c < 0)
+		return;
+	while (!spm_ready)
+		;
+	hal_fence();
+	if (hart == sc->io_hart)
+		pt_io_core_main();
+	app_main((uint32_t)c);
+}

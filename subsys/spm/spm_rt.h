@@ -1,0 +1,44 @@
+/*
+ * The SPM subsystem's hooks into the kernel boot (kernel/core/kmain.c calls these two).
+ * pt_subsys_boot(): hart 0, after the static threads exist and before the other harts start.
+ * pt_subsys_cpu_entry(): every hart, just before it would enter its scheduler; returns at once on a
+ * hart the SPM configuration does not own, never returns on the I/O core or an SPM
+ * application core.
+ */
+#ifndef PARTITA_SUBSYS_SPM_RT_H
+#define PARTITA_SUBSYS_SPM_RT_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "spm.h"
+
+void pt_subsys_boot(void);
+void pt_subsys_cpu_entry(uint32_t hart);
+
+/* Shared state (spm_rt.c), used by the I/O core loop. */
+extern struct pt_spm_system pt_spm_sys;
+void pt_spm_lock(struct pt_spm_core *c);
+void pt_spm_unlock(struct pt_spm_core *c);
+uint64_t pt_spm_ns_to_cycles(uint64_t ns);
+_Noreturn void pt_io_core_main(void);
+/* Sleep until `deadline_cycles` (UINT64_MAX: until an IPI), or less (wait_riscv64.c). */
+void pt_spm_wait(uint64_t deadline_cycles);
+/* The application hart whose CLINT comparator the I/O core uses as its shadow deadline. */
+void pt_spm_set_shadow_hart(int32_t hart);
+/* true if an application core runs a job or has a loaded job about to run */
+bool pt_spm_app_busy(void);
+/* Give the other harts a turn (QEMU icount round-robin; see wait_riscv64.c). */
+void pt_spm_yield(void);
+
+/* Layout of a task inside its partition: [image | input mirror | output mirror]. */
+uint32_t pt_spm_in_off(uint32_t id);
+uint32_t pt_spm_out_off(uint32_t id);
+struct pt_io_mbuf *pt_spm_in_mirror(uint32_t id);  /* I/O core's copy */
+struct pt_io_mbuf *pt_spm_out_mirror(uint32_t id);
+
+/* Kernel symbols used by the subsystem (kernel/core); declared here rather than including the
+ * kernel's private header. */
+extern uint64_t pt_epoch;
+int pt_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,54 @@
+"""partita.bench without QEMU: console parsing, flatness and verdicts, doc blocks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from partita.bench import (
+    Result,
+    is_flat,
+    parse_console,
+    table,
+    update_doc,
+    verdict,
+    write_json,
+)
+
+CONSOLE = """Partita: config 'bench-kernel'
+BENCH-OVERHEAD 2
+BENCH yield kernel threads=1 dispatch=1 min=640 max=640 n=34
+BENCH create kernel threads=64 dispatch=0 min=1646 max=1650 n=16
+noise BENCH yield kernel threads=2
+"""
+
+
+def test_parse_console() -> None:
+    rs = parse_console(CONSOLE, "cfg")
+    assert [(r.op, r.threads, r.dispatch, r.cycles, r.cycles_max, r.reps) for r in rs] == [
+        ("yield", 1, True, 640, 640, 34), ("create", 64, False, 1646, 1650, 16)]
+    assert rs[0].config == "cfg"
+
+
+def test_flat_and_verdict() -> None:
+    a = Result("yield", "kernel", 1, True, 50, 50, 16)
+    b = Result("yield", "kernel", 64, True, 50, 51, 16)
+    assert is_flat({1: a, 64: a})
+    assert not is_flat({1: a, 64: b})
+    assert verdict(59, 118, True) == "**meets target**"
+    assert verdict(100, 118, True) == "under reference, over target"
+    assert verdict(640, 118, True).startswith("**5.4")
+
+
+def test_json_and_doc(tmp_path: Path) -> None:
+    rs = [Result("yield", "kernel", n, True, 640, 640, 34) for n in (1, 8, 32, 64)]
+    write_json(rs, tmp_path / "kernel.json")
+    text = (tmp_path / "kernel.json").read_text()
+    assert '"context_switch"' in text and '"cycles_max": 640' in text
+    md = table(rs, "kernel")
+    assert "| 640 | 640 | 640 | 640 | yes | 118 | 59 |" in md
+    doc = tmp_path / "b.md"
+    doc.write_text("hand\n<!-- BEGIN GENERATED kernel -->\nold\n<!-- END GENERATED kernel -->\ntail\n")
+    update_doc(doc, md, None)
+    out = doc.read_text()
+    assert out.startswith("hand\n") and out.endswith("tail\n") and "old" not in out
+    assert "| 640 |" in out

@@ -1,0 +1,44 @@
+"""Schedulability analysis for Partita (issue 3).
+
+Modules, one per concept (see docs/analysis.md for formulas and citations):
+
+- `generators` - seeded task-set generators (UUniFast, UUniFast-Discard, RandFixedSum, periods,
+  the papers' recipes);
+- `fp` - uniprocessor fixed priority: RTA with blocking and jitter, non-preemptive RTA,
+  Liu & Layland and hyperbolic bounds;
+- `edf` - uniprocessor EDF: utilization/density, processor demand, QPA;
+- `gedf` - global EDF: GFB, BAK, BCL, iterative BCL, Bertogna-Cirinei RTA;
+- `partition` - bin-packing heuristics for P-EDF and P-FP;
+- `spm` - scratchpad-centric three-phase tasks with TDMA DMA (brief 0);
+- `sim` - small exact discrete-event simulators used to cross-check the analyses;
+- `overheads` - kernel-overhead accounting from `out/bench/kernel.json`.
+
+Submodules are imported lazily so that `from partita.analysis import gedf` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from partita.analysis.errors import AnalysisInputError
+
+__all__ = [
+    "AnalysisInputError",
+    "edf",
+    "fp",
+    "gedf",
+    "generators",
+    "overheads",
+    "partition",
+    "sim",
+    "spm",
+]
+
+_SUBMODULES = {"edf", "fp", "gedf", "generators", "overheads", "partition", "sim", "spm"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"partita.analysis.{name}")
+    raise AttributeError(name)

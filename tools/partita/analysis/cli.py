@@ -1,0 +1,262 @@
+"""`partita analyze <config.yaml|taskset.yaml> [--test NAME] [-o bounds.json]`.
+
+Two inputs are accepted:
+- a system configuration (has `schedulers:` and `threads:`), loaded with partita.config;
+  every scheduler instance is analysed with the test matching its policy (fp -> fp-rta,
+  edf -> edf-qpa, gedf -> gedf-best), or with `--test` where it fits the policy;
+- a task set (has `tasks:`), the simple format documented in docs/analysis.md:
+      platform: {cores: 2, tdma_slot_ns: 435160}    # optional, cores default 1
+      test: fp-rta                                    # optional default test
+      tasks:
+        - {name: a, wcet_us: 100, period_ms: 1, deadline_ms: 1, priority: 0}
+        - {name: b, wcet_ns: 50000, period_ns: 2000000, load_bytes: 4096, unload_bytes: 512}
+  times take a _ns, _us or _ms suffix (integers or decimals; stored as integer ns).
+
+bounds.json: {"test": NAME, "tasks": {NAME: {"bound_ns": int|null, "deadline_ns": int,
+"schedulable": bool}}}; tests without per-task bounds report bound_ns = deadline_ns for an
+accepted set and null otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from partita.analysis import edf, fp, gedf, overheads, partition, spm
+from partita.analysis.errors import AnalysisInputError
+from partita.model import Platform, Task, ThreePhaseTask
+
+Bounds = list[int | None]
+
+UNIPROC = ("fp-rta", "np-fp-rta", "ll", "hyperbolic", "edf-qpa", "edf-util")
+GLOBAL = ("gfb", "bak", "bcl", "bcl-iter", "gedf-rta", "gedf-best")
+FAMILY = {"fp": ("fp-rta", "np-fp-rta", "ll", "hyperbolic"), "edf": ("edf-qpa", "edf-util"),
+          "gedf": GLOBAL}
+PART = tuple(f"{s}-{h}" for s in ("pedf", "pfp") for h in partition.HEURISTICS)
+TESTS = UNIPROC + GLOBAL + PART + ("spm",)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", type=Path, help="system configuration or task-set YAML")
+    p.add_argument("--test", choices=TESTS, help="analysis to run (default: by policy)")
+    p.add_argument("-o", "--output", type=Path, default=Path("bounds.json"),
+                   help="where to write bounds.json (default: ./bounds.json)")
+    p.add_argument("--cores", type=int, help="override the task set's platform cores (m)")
+    p.add_argument("--overheads", type=Path, metavar="KERNEL_JSON",
+                   help="inflate WCETs with kernel costs (e.g. out/bench/kernel.json)")
+
+
+# ------------------------------------------------------------------ task sets
+
+_UNITS = {"_ns": 1, "_us": 1_000, "_ms": 1_000_000}
+_TIME_FIELDS = ("wcet", "period", "deadline", "offset", "jitter")
+
+
+def _to_ns(raw: dict[str, Any], where: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in raw.items():
+        base, unit = k[:-3], k[-3:]
+        if unit in _UNITS and base in _TIME_FIELDS:
+            if not isinstance(v, int | float) or isinstance(v, bool):
+                raise AnalysisInputError(f"{where}: {k} must be a number, got {v!r}")
+            out[f"{base}_ns"] = int(round(v * _UNITS[unit]))
+        else:
+            out[k] = v
+    return out
+
+
+def load_taskset(doc: dict[str, Any]) -> tuple[list[Task], Platform, str | None]:
+    raw_tasks = doc.get("tasks")
+    if not isinstance(raw_tasks, list) or not raw_tasks:
+        raise AnalysisInputError("task set: 'tasks' must be a non-empty list")
+    tasks: list[Task] = []
+    for k, rt in enumerate(raw_tasks):
+        if not isinstance(rt, dict):
+            raise AnalysisInputError(f"tasks[{k}]: must be a mapping")
+        name = rt.get("name", f"tasks[{k}]")
+        d = _to_ns(rt, f"task {name}")
+        cls = ThreePhaseTask if "load_bytes" in d or "unload_bytes" in d else Task
+        try:
+            tasks.append(cls(**d))
+        except Exception as e:  # pydantic ValidationError: name task and field
+            errs = getattr(e, "errors", None)
+            if callable(errs):
+                msg = "; ".join(f"{'.'.join(str(x) for x in er['loc']) or 'task'}: "
+                                f"{er['msg']}" for er in errs())
+            else:
+                msg = str(e)
+            raise AnalysisInputError(f"task {name}: {msg}") from None
+    names = [t.name for t in tasks]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise AnalysisInputError(f"duplicate task name(s): {sorted(dup)}")
+    try:
+        plat = Platform(**doc.get("platform", {"cores": 1}))
+    except Exception as e:
+        raise AnalysisInputError(f"platform: {e}") from None
+    return tasks, plat, doc.get("test")
+
+
+def _uniproc(test: str, tasks: Sequence[Task]) -> tuple[bool, Bounds]:
+    if test == "fp-rta":
+        r = fp.rta(tasks)
+        return r.schedulable, r.bounds_ns
+    if test == "np-fp-rta":
+        r = fp.np_rta(tasks)
+        return r.schedulable, r.bounds_ns
+    order = fp.priority_order(tasks)
+    if test in ("ll", "hyperbolic"):
+        c = [tasks[i].wcet_ns for i in order]
+        t = [tasks[i].period_ns for i in order]
+        if any(x.d != x.period_ns for x in tasks):
+            raise AnalysisInputError(f"{test}: needs implicit deadlines (D = T)")
+        f: Callable[..., Any] = fp.liu_layland if test == "ll" else fp.hyperbolic
+        v = bool(f(c, t)[0])
+    elif test == "edf-util":
+        if any(x.d != x.period_ns for x in tasks):
+            raise AnalysisInputError("edf-util: needs implicit deadlines (D = T); use edf-qpa")
+        v = bool(edf.utilization_test([x.wcet_ns for x in tasks],
+                                      [x.period_ns for x in tasks])[0])
+    else:
+        v = edf.qpa(tasks)
+    return v, [x.d if v else None for x in tasks]
+
+
+def run_test(test: str, tasks: Sequence[Task], plat: Platform) -> tuple[bool, Bounds]:
+    """Run one named test; returns (verdict, bounds in the order of `tasks`)."""
+    if test in UNIPROC:
+        if plat.cores != 1:
+            raise AnalysisInputError(f"{test} is a uniprocessor test; platform has "
+                                     f"{plat.cores} cores (use gedf-* or pedf-*/pfp-*)")
+        return _uniproc(test, tasks)
+    if test == "gedf-best":
+        # RTA bounds where it proves them; the set is accepted if any G-EDF test accepts it,
+        # and then tasks without an RTA bound get their deadline as bound.
+        v, b = gedf.analyze(tasks, plat.cores, "rta")
+        if not v:
+            v = any(gedf.analyze(tasks, plat.cores, t)[0] for t in ("gfb", "bcl-iter", "bak"))
+        return v, [x if x is not None else (t.d if v else None)
+                   for x, t in zip(b, tasks, strict=True)]
+    if test in GLOBAL:
+        return gedf.analyze(tasks, plat.cores, "rta" if test == "gedf-rta" else test)
+    if test == "spm":
+        r = spm.analyze([t for t in tasks], plat, app_cores=plat.cores)  # type: ignore[misc]
+        return r.schedulable, r.bounds_ns
+    sched, heur = test.split("-", 1)
+    res = partition.partition(tasks, plat.cores, heur, "edf" if sched == "pedf" else "fp")
+    if not res.ok:
+        return False, [None] * len(tasks)
+    assert res.mapping is not None
+    bounds: dict[str, int | None] = {}
+    for core in range(plat.cores):
+        sub = [t for t in tasks if res.mapping[t.name] == core]
+        if not sub:
+            continue
+        one = Platform(cores=1)
+        _, b = run_test("edf-qpa" if sched == "pedf" else "fp-rta", sub, one)
+        bounds.update({t.name: x for t, x in zip(sub, b, strict=True)})
+    return True, [bounds[t.name] for t in tasks]
+
+
+# ------------------------------------------------------------------ configs
+
+_POLICY_TEST = {"fp": "fp-rta", "edf": "edf-qpa", "gedf": "gedf-best"}
+
+
+def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = None
+                   ) -> tuple[str, list[tuple[Task, int | None]]]:
+    from partita.config import load_resolved
+
+    r = load_resolved(path)
+    rows: list[tuple[Task, int | None]] = []
+    used: list[str] = []
+    for si, s in enumerate(r.scheds):
+        groups: dict[int, list[Task]] = {}
+        for th in r.threads:
+            if th.sched != si or th.period_ns <= 0 or th.wcet_ns <= 0:
+                continue
+            key = th.cpu if s.policy in ("fp", "edf") and len(s.cpus) > 1 else -1
+            groups.setdefault(key, []).append(Task(
+                name=th.name[:31], wcet_ns=th.wcet_ns, period_ns=th.period_ns,
+                deadline_ns=th.deadline_ns or th.period_ns, jitter_ns=th.jitter_ns,
+                priority=th.priority if s.policy == "fp" else None))
+        t = _POLICY_TEST.get(s.policy)
+        if t is None:
+            continue
+        if test is not None and test in FAMILY.get(s.policy, ()):
+            t = test
+        for key, tasks in groups.items():
+            cores = len(s.cpus) if key == -1 and s.policy == "gedf" else 1
+            if costs is not None:
+                tasks = overheads.inflate(tasks, costs)
+            _, b = run_test(t, tasks, Platform(cores=cores))
+            rows += list(zip(tasks, b, strict=True))
+        used.append(f"{s.name}:{t}")
+    return ",".join(used), rows
+
+
+# ------------------------------------------------------------------ verb
+
+
+def analyze_file(path: Path, test: str | None = None, cores: int | None = None,
+                 overheads_json: Path | None = None) -> dict[str, Any]:
+    """Analyse a file and return the bounds.json document (WCETs inflated with the kernel
+    costs of `overheads_json` if given, see partita.analysis.overheads)."""
+    costs = None if overheads_json is None else overheads.load_costs_ns(overheads_json)
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except OSError as e:
+        raise AnalysisInputError(f"{path}: {e.strerror}") from None
+    if not isinstance(doc, dict):
+        raise AnalysisInputError(f"{path}: expected a YAML mapping")
+    if "threads" in doc or "schedulers" in doc:
+        name, rows = analyze_config(path, test, costs)
+    else:
+        tasks, plat, default = load_taskset(doc)
+        if costs is not None:
+            tasks = overheads.inflate(tasks, costs)
+        if cores is not None:
+            plat = plat.model_copy(update={"cores": cores})
+        name = test or default or ("spm" if all(isinstance(t, ThreePhaseTask) for t in tasks)
+                                   else "fp-rta" if plat.cores == 1 else "gedf-rta")
+        if name not in TESTS:
+            raise AnalysisInputError(f"unknown test {name!r}; choose from {', '.join(TESTS)}")
+        _, b = run_test(name, tasks, plat)
+        rows = list(zip(tasks, b, strict=True))
+    return {"test": name, "tasks": {
+        t.name: {"bound_ns": bd, "deadline_ns": t.d,
+                 "schedulable": bd is not None and bd <= t.d} for t, bd in rows}}
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    try:
+        out = analyze_file(args.file, args.test, args.cores, args.overheads)
+    except AnalysisInputError as e:
+        con.print(f"[red]error:[/red] {e}")
+        return 2
+    except Exception as e:  # config errors carry their own formatting
+        if type(e).__name__ == "ConfigError":
+            con.print(f"[red]error:[/red] {e}")
+            return 2
+        raise
+    tab = Table(title=f"{args.file} — {out['test']}")
+    for col in ("task", "bound", "deadline", "verdict"):
+        tab.add_column(col, justify="left" if col == "task" else "right")
+    for name, r in out["tasks"].items():
+        b = "—" if r["bound_ns"] is None else f"{r['bound_ns'] / 1e3:,.1f} µs"
+        ok = "[green]ok[/green]" if r["schedulable"] else "[red]MISS[/red]"
+        tab.add_row(name, b, f"{r['deadline_ns'] / 1e3:,.1f} µs", ok)
+    con.print(tab)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(out, indent=1) + "\n")
+    con.print(f"wrote {args.output}")
+    return 0 if all(r["schedulable"] for r in out["tasks"].values()) else 1

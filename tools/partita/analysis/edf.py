@@ -1,0 +1,146 @@
+"""Uniprocessor EDF: utilization/density bounds, processor demand, QPA.
+
+- Utilization test U <= 1: exact for implicit deadlines (Liu & Layland, J. ACM 1973).
+- Density test sum C_i / min(D_i, T_i) <= 1: sufficient for any deadlines.
+- Processor-demand criterion (Baruah, Rosier & Howell, Real-Time Systems 2(4), 1990):
+  schedulable iff U <= 1 and h(t) = sum_i max(0, floor((t - D_i)/T_i) + 1) C_i <= t for every
+  absolute deadline t < L, with L = min(L_a, L_b) (George, Rivierre & Spuri, INRIA RR-2966,
+  1996; Zhang & Burns 2009):
+      L_a = max(D_1..D_n, sum_i (T_i - D_i) U_i / (1 - U))   (only if U < 1)
+      L_b = synchronous busy period: w = sum_i ceil(w / T_i) C_i.
+- QPA, Quick convergence Processor-demand Analysis (Zhang & Burns, "Schedulability analysis
+  for real-time systems with EDF scheduling", IEEE TC 58(9), 2009, Theorem 5 / Fig. 2):
+      t = max{d < L};  while h(t) <= t and h(t) > d_min:  t = h(t) if h(t) < t else
+      max{d < t};  schedulable iff h(t) <= d_min.
+  Exact for sporadic sets with arbitrary deadlines (no jitter, no blocking).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d
+from partita.model import Task
+
+_BIG = np.int64(1) << np.int64(62)
+
+
+def utilization_test(C: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """sum C/T <= 1 per set (exact for implicit deadlines)."""
+    C, T = batch2d(C), batch2d(T)
+    return (C / T).sum(axis=1) <= 1.0
+
+
+def density_test(C: np.ndarray, T: np.ndarray, D: np.ndarray) -> np.ndarray:
+    """sum C/min(D, T) <= 1 per set (sufficient)."""
+    C, T, D = batch2d(C), batch2d(T), batch2d(D)
+    return (C / np.minimum(D, T)).sum(axis=1) <= 1.0
+
+
+def dbf(C: np.ndarray, T: np.ndarray, D: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Demand h(t) per set: C, T, D (S, n), t (S,) -> (S,)."""
+    k = (t[:, None] - D) // T + 1
+    return (np.maximum(k, 0) * C).sum(axis=1)
+
+
+def _exact_u_le_1(C: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """U <= 1 decided without float error when it is close to 1."""
+    C, T = batch2d(C), batch2d(T)
+    u = (C / T).sum(axis=1)
+    out = u <= 1.0
+    close = np.abs(u - 1.0) < 1e-9
+    for s in np.nonzero(close)[0]:
+        from fractions import Fraction
+        out[s] = sum(Fraction(int(c), int(t)) for c, t in zip(C[s], T[s], strict=True)) <= 1
+    return out
+
+
+def bound_L(C: np.ndarray, T: np.ndarray, D: np.ndarray) -> np.ndarray:
+    """Upper end of the deadlines to check, min(L_a, L_b); sets with U > 1 get 0."""
+    C, T, D = batch2d(C), batch2d(T), batch2d(D)
+    u = (C / T).sum(axis=1)
+    ok = _exact_u_le_1(C, T)
+    # L_b: synchronous busy period (converges when U <= 1)
+    w = C.sum(axis=1)
+    live = np.nonzero(ok)[0]
+    while live.size:
+        nw = (-(-w[live, None] // T[live]) * C[live]).sum(axis=1)
+        same = nw == w[live]
+        w[live] = nw
+        live = live[~same]
+    Lb = np.where(ok, w, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        la = ((T - D) * (C / T)).sum(axis=1) / (1.0 - u)
+    La = np.maximum(D.max(axis=1), np.where(u < 1.0, np.ceil(np.nan_to_num(la)), _BIG))
+    La = np.where(u < 1.0 - 1e-12, La, _BIG).astype(np.int64)
+    return np.where(ok, np.minimum(La, Lb), 0)
+
+
+def _max_deadline_below(T: np.ndarray, D: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """max{k T_i + D_i < t} per set; -1 if none."""
+    k = (t[:, None] - 1 - D) // T
+    d = np.where(k >= 0, k * T + D, -1)
+    return d.max(axis=1)
+
+
+def qpa_batch(C: np.ndarray, T: np.ndarray, D: np.ndarray) -> np.ndarray:
+    """Exact EDF verdict per set by QPA (Zhang & Burns 2009), vectorised in lock step."""
+    C, T, D = (batch2d(x).astype(np.int64) for x in (C, T, D))
+    S = C.shape[0]
+    L = bound_L(C, T, D)
+    ok_u = _exact_u_le_1(C, T)
+    dmin = D.min(axis=1)
+    res = np.zeros(S, dtype=bool)
+    t = _max_deadline_below(T, D, L)
+    live = np.nonzero(ok_u)[0]
+    # no deadline below L: nothing to check
+    nothing = t[live] < 0
+    res[live[nothing]] = True
+    live = live[~nothing]
+    while live.size:
+        Cl, Tl, Dl, tl = C[live], T[live], D[live], t[live]
+        h = dbf(Cl, Tl, Dl, tl)
+        cont = (h <= tl) & (h > dmin[live])
+        stop = ~cont
+        res[live[stop]] = h[stop] <= dmin[live[stop]]
+        nt = np.where(h < tl, h, _max_deadline_below(Tl, Dl, tl))
+        t[live] = nt
+        live = live[cont]
+    return res
+
+
+def pdc_batch(C: np.ndarray, T: np.ndarray, D: np.ndarray, max_points: int = 2_000_000
+              ) -> np.ndarray:
+    """Exact EDF verdict by checking h(t) <= t at every absolute deadline < L (reference
+    implementation for testing QPA; cost grows with L / min T)."""
+    C, T, D = (batch2d(x).astype(np.int64) for x in (C, T, D))
+    L = bound_L(C, T, D)
+    ok_u = _exact_u_le_1(C, T)
+    out = np.zeros(C.shape[0], dtype=bool)
+    for s in range(C.shape[0]):
+        if not ok_u[s]:
+            continue
+        pts = []
+        for _c, tt, d in zip(C[s], T[s], D[s], strict=True):
+            if d < L[s]:
+                pts.append(np.arange(d, L[s], tt))
+        if not pts:
+            out[s] = True
+            continue
+        ts = np.unique(np.concatenate(pts))
+        if ts.size > max_points:
+            raise AnalysisInputError(f"set {s}: {ts.size} deadlines to check; too many")
+        h = ((np.maximum((ts[:, None] - D[s]) // T[s] + 1, 0)) * C[s]).sum(axis=1)
+        out[s] = bool((h <= ts).all())
+    return out
+
+
+def qpa(tasks: Sequence[Task]) -> bool:
+    """Exact EDF schedulability of `Task` models (jitter not supported: must be 0)."""
+    a = as_arrays(tasks)
+    for name, j in zip(a.names, a.J, strict=True):
+        if j:
+            raise AnalysisInputError(f"task {name}: jitter_ns is not supported by the EDF test")
+    return bool(qpa_batch(a.C, a.T, a.D)[0])

@@ -1,0 +1,106 @@
+"""Input validation shared by the analyses: every error names the task and the field."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from partita.model import Task
+
+
+class AnalysisInputError(ValueError):
+    """A task set the analysis cannot accept (bad field, unsupported model, overload)."""
+
+
+@dataclass(frozen=True)
+class TaskArrays:
+    """Integer-ns arrays of a task set, in the order given (index 0 = first task)."""
+
+    names: list[str]
+    C: np.ndarray
+    T: np.ndarray
+    D: np.ndarray
+    J: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+
+def _arr(x: Sequence[int] | np.ndarray) -> np.ndarray:
+    return np.asarray(x, dtype=np.int64).reshape(-1)
+
+
+def as_arrays(
+    tasks: Sequence[Task] | None = None,
+    *,
+    C: Sequence[int] | np.ndarray | None = None,
+    T: Sequence[int] | np.ndarray | None = None,
+    D: Sequence[int] | np.ndarray | None = None,
+    J: Sequence[int] | np.ndarray | None = None,
+    names: Sequence[str] | None = None,
+    constrained: bool = False,
+) -> TaskArrays:
+    """Turn `Task` models or raw arrays into validated `TaskArrays`.
+
+    Raises AnalysisInputError naming the task and field on: empty set, non-positive C or T,
+    negative J, C > D, and (if `constrained`) D > T.
+    """
+    if tasks is not None:
+        tasks = list(tasks)
+        names_l = [t.name for t in tasks]
+        c = _arr([t.wcet_ns for t in tasks])
+        t_ = _arr([t.period_ns for t in tasks])
+        d = _arr([t.d for t in tasks])
+        j = _arr([t.jitter_ns for t in tasks])
+    else:
+        if C is None or T is None:
+            raise AnalysisInputError("give either tasks or the arrays C and T")
+        c, t_ = _arr(C), _arr(T)
+        d = t_.copy() if D is None else _arr(D)
+        j = np.zeros_like(c) if J is None else _arr(J)
+        names_l = list(names) if names is not None else [f"t{i}" for i in range(len(c))]
+        if not (len(c) == len(t_) == len(d) == len(j) == len(names_l)):
+            raise AnalysisInputError("C, T, D, J and names must have the same length")
+    if len(c) == 0:
+        raise AnalysisInputError("empty task set: at least one task is needed")
+    for i, name in enumerate(names_l):
+        if t_[i] <= 0:
+            raise AnalysisInputError(f"task {name}: period_ns must be > 0, got {t_[i]}")
+        if c[i] <= 0:
+            raise AnalysisInputError(f"task {name}: wcet_ns must be > 0, got {c[i]}")
+        if d[i] <= 0:
+            raise AnalysisInputError(f"task {name}: deadline_ns must be > 0, got {d[i]}")
+        if j[i] < 0:
+            raise AnalysisInputError(f"task {name}: jitter_ns must be >= 0, got {j[i]}")
+        if c[i] > d[i]:
+            raise AnalysisInputError(
+                f"task {name}: wcet_ns {c[i]} exceeds deadline_ns {d[i]}"
+            )
+        if constrained and d[i] > t_[i]:
+            raise AnalysisInputError(
+                f"task {name}: deadline_ns {d[i]} > period_ns {t_[i]}; this analysis "
+                "supports constrained deadlines (D <= T) only"
+            )
+    return TaskArrays(names_l, c, t_, d, j)
+
+
+def check_batch(C: np.ndarray, T: np.ndarray, D: np.ndarray) -> None:
+    """Cheap vectorised validation of a batch (S, n); raises naming set and task index."""
+    for arr, field in ((C, "wcet_ns"), (T, "period_ns"), (D, "deadline_ns")):
+        bad = np.argwhere(arr <= 0)
+        if bad.size:
+            s, i = bad[0]
+            raise AnalysisInputError(f"set {s}, task {i}: {field} must be > 0, got {arr[s, i]}")
+    bad = np.argwhere(C > D)
+    if bad.size:
+        s, i = bad[0]
+        raise AnalysisInputError(f"set {s}, task {i}: wcet_ns {C[s, i]} exceeds deadline_ns")
+
+
+def batch2d(x: np.ndarray) -> np.ndarray:
+    """View a single set (n,) as a batch (1, n); leave (S, n) alone."""
+    x = np.asarray(x)
+    return x[None, :] if x.ndim == 1 else x

@@ -1,0 +1,222 @@
+"""Global EDF on m identical processors: sufficient schedulability tests.
+
+All tests take batches (S, n) of sporadic constrained-deadline tasks (D <= T) in integer ns
+and return a verdict per set (and bounds for the RTA). None is exact: a rejected set may be
+schedulable. Notation: U_i = C_i/T_i, lambda_i = C_i/D_i (density).
+
+- GFB (Goossens, Funk & Baruah, "Priority-driven scheduling of periodic task systems on
+  multiprocessors", Real-Time Systems 25(2), 2003), density form for D <= T (Bertogna,
+  Cirinei & Lipari, ECRTS 2005):  sum lambda_i <= m (1 - lambda_max) + lambda_max.
+- BAK (Baker, "Multiprocessor EDF and deadline monotonic schedulability analysis", RTSS
+  2003), in the single-lambda form restated by Bertogna, Cirinei & Lipari (ECRTS 2005,
+  Thm. 5): for every k, with lambda = lambda_k,
+      sum_i min(1, beta_i) <= m (1 - lambda) + lambda,
+      beta_i = U_i (1 + (T_i - D_i)/D_k) + [U_i > lambda] (C_i - lambda T_i) / D_k.
+- BCL (Bertogna, Cirinei & Lipari, "Schedulability analysis of global scheduling
+  algorithms on multiprocessor platforms", IEEE TPDS 20(4), 2009, Thm. 7, discrete time):
+  for every k,  sum_{i != k} min(I_i^k, D_k - C_k + 1) < m (D_k - C_k + 1),  with
+      I_i^k = N_i C_i + min(C_i, max(0, D_k - N_i T_i - S_i)),  N_i = floor((D_k - D_i)/T_i) + 1
+  and slack S_i = 0.
+- Iterative BCL (same paper, §6): slacks S_k = D_k - C_k - floor(sum_{i!=k} min(I_i^k,
+  D_k - C_k + 1) / m) are computed for the tasks that pass and fed back into I until no
+  slack changes; schedulable iff every task passes in the last round.
+- RTA (Bertogna & Cirinei, "Response-time analysis for globally scheduled symmetric
+  multiprocessor platforms", RTSS 2007, EDF variant): R_k is the least fixed point of
+      R_k = C_k + floor( sum_{i!=k} min(I_i^k(R_k), R_k - C_k + 1) / m ),
+      I_i^k(L) = min(W_i(L), E_i^k),  W_i(L) = N C_i + min(C_i, L + R_i - C_i - N T_i),
+      N = floor((L + R_i - C_i)/T_i),  E_i^k = the BCL bound with slack S_i = D_i - R_i,
+  iterated over all tasks from R = C until nothing changes; a task whose bound exceeds D is
+  held at D (valid under the first-miss argument) and makes the set unschedulable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d
+from partita.model import Task
+
+MAX_ROUNDS = 100_000
+
+
+def _prep(C: np.ndarray, T: np.ndarray, D: np.ndarray | None
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    C = batch2d(C).astype(np.int64)
+    T = batch2d(T).astype(np.int64)
+    D = T.copy() if D is None else batch2d(D).astype(np.int64)
+    if (D > T).any():
+        raise AnalysisInputError("global EDF tests here support D <= T only")
+    return C, T, D
+
+
+def _check_m(m: int) -> None:
+    if m < 1:
+        raise AnalysisInputError(f"m must be >= 1, got {m}")
+
+
+def gfb(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarray:
+    """GFB density bound per set."""
+    _check_m(m)
+    C, T, D = _prep(C, T, D)
+    lam = C / D
+    lmax = lam.max(axis=1)
+    return lam.sum(axis=1) <= m * (1.0 - lmax) + lmax
+
+
+def bak(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarray:
+    """BAK (Baker 2003, single-lambda form) per set."""
+    _check_m(m)
+    C, T, D = _prep(C, T, D)
+    U = C / T
+    lam = C / D                                                 # (S, n), lambda_k
+    Dk = D[:, :, None].astype(float)                            # k on axis 1, i on axis 2
+    beta = U[:, None, :] * (1.0 + (T - D)[:, None, :] / Dk)
+    heavy = U[:, None, :] > lam[:, :, None]
+    beta = beta + np.where(heavy, (C[:, None, :] - lam[:, :, None] * T[:, None, :]) / Dk, 0.0)
+    lhs = np.minimum(beta, 1.0).sum(axis=2)
+    rhs = m * (1.0 - lam) + lam
+    return (lhs <= rhs).all(axis=1)
+
+
+def _edf_interference(C: np.ndarray, T: np.ndarray, D: np.ndarray, S: np.ndarray
+                      ) -> np.ndarray:
+    """I[s, k, i]: BCL bound of task i's interference in task k's window [r_k, d_k]."""
+    Dk = D[:, :, None]
+    Ci, Ti, Di, Si = C[:, None, :], T[:, None, :], D[:, None, :], S[:, None, :]
+    N = (Dk - Di) // Ti + 1
+    N = np.maximum(N, 0)
+    return N * Ci + np.minimum(Ci, np.maximum(0, Dk - N * Ti - Si))
+
+
+def _bcl_round(C: np.ndarray, T: np.ndarray, D: np.ndarray, S: np.ndarray, m: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    n = C.shape[1]
+    eye = np.eye(n, dtype=bool)[None]
+    cap = (D - C + 1)[:, :, None]
+    inter = np.where(eye, 0, np.minimum(_edf_interference(C, T, D, S), cap)).sum(axis=2)
+    ok = inter < m * (D - C + 1)
+    slack = D - C - inter // m
+    return ok, slack
+
+
+def bcl(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarray:
+    """BCL (TPDS 2009) per set."""
+    _check_m(m)
+    C, T, D = _prep(C, T, D)
+    ok, _ = _bcl_round(C, T, D, np.zeros_like(C), m)
+    return ok.all(axis=1)
+
+
+def bcl_iterative(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarray:
+    """Slack-iterative BCL (TPDS 2009 §6) per set, Jacobi rounds in lock step."""
+    _check_m(m)
+    C, T, D = _prep(C, T, D)
+    Sl = np.zeros_like(C)
+    res = np.zeros(C.shape[0], dtype=bool)
+    live = np.arange(C.shape[0])
+    for _ in range(MAX_ROUNDS):
+        if not live.size:
+            break
+        ok, slack = _bcl_round(C[live], T[live], D[live], Sl[live], m)
+        new = np.where(ok, np.maximum(slack, Sl[live]), Sl[live])
+        changed = (new != Sl[live]).any(axis=1)
+        Sl[live] = new
+        allok = ok.all(axis=1)
+        fin = allok | ~changed
+        res[live[fin]] = allok[fin]
+        live = live[~fin]
+    return res
+
+
+def rta_bounds(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Bertogna-Cirinei RTA for G-EDF: (R (S, n), ok (S, n)); R is the bound (or D where
+    the task is not shown schedulable, then ok is False)."""
+    _check_m(m)
+    C, T, D = _prep(C, T, D)
+    n = C.shape[1]
+    eye = np.eye(n, dtype=bool)[None]
+    R = C.copy()
+    ok = np.zeros_like(C, dtype=bool)
+    # Constant parts of the EDF bound E_i^k = N C_i + min(C_i, max(0, A + R_i)),
+    # N = floor((D_k - D_i)/T_i) + 1, A = D_k - N T_i - D_i (slack S_i = D_i - R_i).
+    NE = np.maximum((D[:, :, None] - D[:, None, :]) // T[:, None, :] + 1, 0)
+    bodyE = NE * C[:, None, :]
+    AE = D[:, :, None] - NE * T[:, None, :] - D[:, None, :]
+    pad = max(0, m - n)
+    steps = (m - np.arange(m))[None, None, :]
+    live = np.arange(C.shape[0])
+    for _ in range(MAX_ROUNDS):
+        if not live.size:
+            break
+        Cl, Tl, Dl, Rl = C[live], T[live], D[live], R[live]
+        Ci, Ti, Ri = Cl[:, None, :], Tl[:, None, :], Rl[:, None, :]
+        L = Rl[:, :, None]                                  # window of task k
+        X = L + Ri - Ci
+        N = X // Ti
+        W = N * Ci + np.minimum(Ci, X - N * Ti)
+        E = bodyE[live] + np.minimum(Ci, np.maximum(0, AE[live] + Ri))
+        cap = L - Cl[:, :, None] + 1
+        inter = np.minimum(W, E)
+        inter[:, eye[0]] = 0
+        tot = np.minimum(inter, cap).sum(axis=2)
+        nR = Cl + tot // m
+        # Acceleration. With a_i = I_i(R) (fixed, and I only grows), sum_i min(a_i, w) =
+        # min_j (j w + S_j), S_j = sum of all but the j largest a_i; so the right-hand side
+        # exceeds x for every x with w = x - C + 1 <= w* = min_{j<m} floor(S_j / (m - j)):
+        # the least fixed point is >= C + w*, and we may jump there.
+        full = np.concatenate([inter, np.zeros(inter.shape[:2] + (pad,), np.int64)], axis=2) \
+            if pad else inter
+        a = -np.sort(-np.partition(full, full.shape[2] - m, axis=2)[:, :, -m:], axis=2)
+        top = np.cumsum(a, axis=2) - a                      # sum of the j largest, j < m
+        rest = inter.sum(axis=2)[:, :, None] - top
+        wstar = (rest // steps).min(axis=2)
+        nR = np.maximum(nR, Cl + wstar)
+        over = nR > Dl
+        nR = np.where(over, Dl, nR)
+        nR = np.maximum(nR, Rl)
+        changed = (nR != Rl).any(axis=1)
+        R[live] = nR
+        ok[live] = ~over
+        live = live[changed]
+    return R, ok
+
+
+def rta(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarray:
+    """Bertogna-Cirinei RTA verdict per set."""
+    return rta_bounds(C, T, D, m)[1].all(axis=1)
+
+
+TESTS = {"gfb": gfb, "bak": bak, "bcl": bcl, "bcl-iter": bcl_iterative, "rta": rta}
+
+
+def check_feasible_load(C: np.ndarray, T: np.ndarray, m: int,
+                        names: Sequence[str] | None = None) -> None:
+    """Raise if a set's utilization exceeds m or a task's exceeds 1 (never schedulable)."""
+    C, T = batch2d(C), batch2d(T)
+    u = C / T
+    if (u > 1).any():
+        s, i = np.argwhere(u > 1)[0]
+        who = names[i] if names else f"set {s} task {i}"
+        raise AnalysisInputError(f"task {who}: utilization {u[s, i]:.3f} > 1")
+    tot = u.sum(axis=1)
+    if (tot > m).any():
+        s = int(np.argmax(tot > m))
+        raise AnalysisInputError(f"set {s}: total utilization {tot[s]:.3f} exceeds m = {m}")
+
+
+def analyze(tasks: Sequence[Task], m: int, test: str = "rta") -> tuple[bool, list[int | None]]:
+    """Run one G-EDF test on `Task` models; returns (verdict, per-task bounds). Only `rta`
+    gives per-task bounds; the others give D_i when the set is accepted, else None."""
+    if test not in TESTS:
+        raise AnalysisInputError(f"unknown G-EDF test {test!r}; choose from {sorted(TESTS)}")
+    a = as_arrays(tasks, constrained=True)
+    check_feasible_load(a.C, a.T, m, a.names)
+    if test == "rta":
+        R, ok = rta_bounds(a.C, a.T, a.D, m)
+        v = bool(ok.all())
+        return v, [int(r) if o else None for r, o in zip(R[0], ok[0], strict=True)]
+    v = bool(TESTS[test](a.C, a.T, a.D, m)[0])
+    return v, [int(d) if v else None for d in a.D]

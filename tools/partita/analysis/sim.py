@@ -1,0 +1,206 @@
+"""Small exact discrete-event simulators (integer ns) used to cross-check the analyses.
+
+They are references, written for clarity over speed: event-driven, one job list, no
+approximation. Each returns the largest observed response time per task and whether any
+job of the task missed its deadline.
+
+- `simulate_uni`: one processor, preemptive FP ("fp"), non-preemptive FP ("np-fp") or
+  preemptive EDF ("edf"); priorities follow the array order (index 0 highest).
+- `simulate_gedf`: global preemptive EDF on m identical processors.
+- `simulate_spm`: the three-phase protocol of one application core (brief 0): two
+  scratchpad partitions, TDMA DMA slots (own slot every M), Rule 1 / Rule 2, non-preemptive
+  FP execution; a job completes when its unload completes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass
+class SimResult:
+    max_response: list[int]
+    missed: list[bool]
+    jobs: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Job:
+    task: int
+    release: int
+    deadline: int
+    left: int
+
+
+def periodic_releases(T: Sequence[int], horizon: int, offsets: Sequence[int] | None = None
+                      ) -> list[list[int]]:
+    """Release times of periodic tasks in [0, horizon)."""
+    offs = [0] * len(T) if offsets is None else offsets
+    return [list(range(o, horizon, t)) for o, t in zip(offs, T, strict=True)]
+
+
+def _prep(releases: Sequence[Sequence[int]], C: Sequence[int], D: Sequence[int]
+          ) -> list[tuple[int, int]]:
+    ev = sorted((r, i) for i, rs in enumerate(releases) for r in rs)
+    assert all(C[i] > 0 and D[i] > 0 for i in range(len(C)))
+    return ev
+
+
+def simulate_uni(C: Sequence[int], D: Sequence[int], releases: Sequence[Sequence[int]],
+                 policy: str = "fp") -> SimResult:
+    n = len(C)
+    ev = _prep(releases, C, D)
+    res = SimResult([0] * n, [False] * n, [0] * n)
+    ready: list[_Job] = []
+    k = 0
+    t = ev[0][0] if ev else 0
+    running: _Job | None = None
+
+    def key(j: _Job) -> tuple[int, int, int]:
+        if policy == "edf":
+            return (j.deadline, j.task, j.release)
+        return (j.task, j.release, 0)
+
+    while k < len(ev) or ready:
+        while k < len(ev) and ev[k][0] <= t:
+            r, i = ev[k]
+            ready.append(_Job(i, r, r + D[i], C[i]))
+            k += 1
+        if not ready:
+            t = ev[k][0]
+            continue
+        if policy == "np-fp" and running is not None and running in ready:
+            cur = running
+        else:
+            cur = min(ready, key=key)
+        running = cur
+        nxt = ev[k][0] if k < len(ev) else None
+        run = cur.left if nxt is None else min(cur.left, nxt - t)
+        if policy == "np-fp":
+            run = cur.left
+        t += run
+        cur.left -= run
+        if cur.left == 0:
+            ready.remove(cur)
+            running = None
+            rt = t - cur.release
+            res.max_response[cur.task] = max(res.max_response[cur.task], rt)
+            res.missed[cur.task] |= t > cur.deadline
+            res.jobs[cur.task] += 1
+    return res
+
+
+def simulate_gedf(C: Sequence[int], D: Sequence[int], releases: Sequence[Sequence[int]],
+                  m: int) -> SimResult:
+    n = len(C)
+    ev = _prep(releases, C, D)
+    res = SimResult([0] * n, [False] * n, [0] * n)
+    ready: list[_Job] = []
+    k = 0
+    t = ev[0][0] if ev else 0
+    while k < len(ev) or ready:
+        while k < len(ev) and ev[k][0] <= t:
+            r, i = ev[k]
+            ready.append(_Job(i, r, r + D[i], C[i]))
+            k += 1
+        if not ready:
+            t = ev[k][0]
+            continue
+        ready.sort(key=lambda j: (j.deadline, j.task, j.release))
+        run = ready[:m]
+        step = min(j.left for j in run)
+        if k < len(ev):
+            step = min(step, ev[k][0] - t)
+        t += step
+        for j in run:
+            j.left -= step
+            if j.left == 0:
+                ready.remove(j)
+                res.max_response[j.task] = max(res.max_response[j.task], t - j.release)
+                res.missed[j.task] |= t > j.deadline
+                res.jobs[j.task] += 1
+    return res
+
+
+def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence[int]],
+                 sigma: int, M: int = 2, core: int = 0,
+                 load_ns: Sequence[int] | None = None,
+                 unload_ns: Sequence[int] | None = None) -> SimResult:
+    """Exact simulation of one application core under the SPM protocol.
+
+    Own slots start at (k M + core) sigma. Order of processing at one instant: DMA
+    completion, CPU completion, releases, slot decision (Rule 1, else Rule 2), CPU dispatch.
+    A DMA operation lasts load_ns/unload_ns (default: the whole slot, <= sigma)."""
+    n = len(c)
+    ld = [sigma] * n if load_ns is None else list(load_ns)
+    ul = [sigma] * n if unload_ns is None else list(unload_ns)
+    if max(ld + ul) > sigma:
+        raise ValueError("a copy longer than the TDMA slot")
+    ev = _prep(releases, c, D)
+    res = SimResult([0] * n, [False] * n, [0] * n)
+    part: list[_Job | None] = [None, None]
+    state = ["free", "free"]          # free | loading | loaded | running | done | unloading
+    done_at = [0, 0]
+    active: list[_Job] = []
+    cpu_end: int | None = None
+    cpu_part = -1
+    dma_end: int | None = None
+    dma_part = -1
+    k = 0
+    slot_k = 0
+    t = 0
+    while True:
+        slot_t = (slot_k * M + core) * sigma
+        cands = [x for x in (cpu_end, dma_end, slot_t) if x is not None]
+        if k < len(ev):
+            cands.append(ev[k][0])
+        pending = active or any(s != "free" for s in state)
+        if k >= len(ev) and not pending:
+            break
+        t = min(cands)
+        if dma_end == t:
+            p = dma_part
+            if state[p] == "loading":
+                state[p] = "loaded"
+            else:
+                j = part[p]
+                assert j is not None
+                rt = t - j.release
+                res.max_response[j.task] = max(res.max_response[j.task], rt)
+                res.missed[j.task] |= t > j.deadline
+                res.jobs[j.task] += 1
+                part[p], state[p] = None, "free"
+            dma_end = None
+        if cpu_end == t:
+            state[cpu_part] = "done"
+            done_at[cpu_part] = t
+            cpu_end = None
+        while k < len(ev) and ev[k][0] <= t:
+            r, i = ev[k]
+            active.append(_Job(i, r, r + D[i], c[i]))
+            k += 1
+        if slot_t == t:
+            slot_k += 1
+            free = [p for p in (0, 1) if state[p] == "free"]
+            if free and active:
+                j = min(active, key=lambda j: (j.task, j.release))
+                active.remove(j)
+                p = free[0]
+                part[p], state[p] = j, "loading"
+                dma_end, dma_part = t + ld[j.task], p
+            else:
+                dn = [p for p in (0, 1) if state[p] == "done"]
+                if dn:
+                    p = min(dn, key=lambda p: done_at[p])
+                    state[p] = "unloading"
+                    jj = part[p]
+                    assert jj is not None
+                    dma_end, dma_part = t + ul[jj.task], p
+        if cpu_end is None:
+            ld_parts = [p for p in (0, 1) if state[p] == "loaded"]
+            if ld_parts:
+                p = min(ld_parts, key=lambda p: (part[p].task, part[p].release))  # type: ignore[union-attr]
+                state[p] = "running"
+                cpu_end, cpu_part = t + c[part[p].task], p  # type: ignore[union-attr]
+    return res

@@ -1,0 +1,382 @@
+"""`partita bench [--out out/bench]`: the kernel micro-benchmarks and the analysis speed.
+
+Boots each benchmark configuration of apps/bench/configs under QEMU (icount shift 0; one hart
+except the IPI benchmark), reads the `BENCH ...` console lines the guest prints
+(apps/bench/bench.h), reads the timer-to-handler figures from the trace, writes
+`OUT/kernel.json` and rewrites the generated parts of docs/benchmarks.md. Then it runs the
+analysis speed benchmark (`partita.analysis.bench.run`) unless `--kernel-only`.
+
+The same steps are a Python API for the system tests: `run_kernel_config(cfg, out)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from partita.build import ROOT, BuildError, build, locked
+from partita.config import ConfigError, load_resolved
+from partita.qemu import boot, read_trace_area
+from partita.run import default_timeout
+from partita.tracefmt import Area, Ev, TraceFormatError, pack
+
+BENCH_DIR = ROOT / "apps" / "bench" / "configs"
+CONFIGS: tuple[str, ...] = ("bench-kernel", "bench-user", "bench-ipi-kernel", "bench-ipi-user")
+DOC = ROOT / "docs" / "benchmarks.md"
+THREAD_COUNTS = (1, 8, 32, 64)
+WARMUP = 2  # apps/bench/bench.h BENCH_WARMUP
+MARK_TIMER = 0xBE4C0000  # apps/bench/bench.h: + thread count, a1 = armed time T
+MARK_WAKE = 0xBE4D0000  # + thread count, a1 = the driver's wake-up minus T
+
+LINE = re.compile(r"^BENCH (?P<op>\S+) (?P<variant>kernel|user) threads=(?P<threads>\d+) "
+                  r"dispatch=(?P<dispatch>[01]) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)")
+
+# FreeRTOS-Kernel V11 on the same QEMU (issue 2): instructions, (op, dispatch) -> cycles.
+REFERENCE: dict[tuple[str, bool], int] = {
+    ("yield", True): 118,
+    ("create", False): 973,
+    ("create", True): 1079,
+    ("delete", False): 279,
+    ("suspend", False): 84,
+    ("suspend", True): 250,
+    ("resume", False): 82,
+    ("resume", True): 195,
+    ("set_priority", False): 93,
+    ("set_priority", True): 216,
+    ("sem_give_wake", True): 260,
+    ("mq_send_wake", True): 328,
+}
+
+DESCRIPTION: dict[tuple[str, bool], str] = {
+    ("yield", True): "yield to another thread of the same priority",
+    ("create", False): "create a lower-priority thread",
+    ("create", True): "create a higher-priority thread, to its first instruction",
+    ("delete", False): "delete a lower-priority ready thread",
+    ("delete", True): "delete self, to the next thread",
+    ("suspend", False): "suspend a lower-priority ready thread",
+    ("suspend", True): "suspend self, to the next thread",
+    ("resume", False): "resume a lower-priority thread",
+    ("resume", True): "resume a higher-priority thread, to it",
+    ("set_priority", False): "set-priority of a lower thread, staying lower",
+    ("set_priority", True): "set-priority raising a thread above the caller, to it",
+    ("set_priority_self", True): "set-priority lowering self below a ready thread, to it",
+    ("sem_give_wake", True): "semaphore give waking a higher-priority waiter, to it",
+    ("mq_send_wake", True): "queue send (8 bytes) waking a higher-priority receiver, to it",
+    ("timer_to_handler", False): "timer interrupt to the kernel's timer handler",
+    ("timer_to_thread", True): "timer interrupt to the woken thread (sleep_until)",
+    ("ipi_wake", True): "semaphore give waking a thread on the other hart (IPI), to it",
+}
+
+
+class BenchError(Exception):
+    pass
+
+
+@dataclass
+class Result:
+    op: str
+    variant: str
+    threads: int
+    dispatch: bool
+    cycles: int
+    cycles_max: int
+    reps: int
+    config: str = ""
+    extra: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        d = asdict(self)
+        d.update(d.pop("extra"))
+        return d
+
+
+def parse_console(console: str, config: str = "") -> list[Result]:
+    out = []
+    for line in console.splitlines():
+        m = LINE.match(line.strip())
+        if m:
+            out.append(Result(m["op"], m["variant"], int(m["threads"]), m["dispatch"] == "1",
+                              int(m["min"]), int(m["max"]), int(m["n"]), config))
+    return out
+
+
+@dataclass
+class TimerSample:
+    threads: int
+    mark_ts: int  # timestamp of the MARK record emitted just before the sleep
+    handler: int  # IRQ_ENTER timestamp minus T
+    thread: int  # the driver's first instruction after the wake-up minus T
+
+
+def timer_samples(area: Area) -> list[TimerSample]:
+    """Pair each timer mark with the IRQ_ENTER that follows it and the wake-up mark."""
+    out: list[TimerSample] = []
+    for ring in area.rings:
+        r = ring.records
+        pending: tuple[int, int, int] | None = None  # (threads, T, mark ts)
+        handler: int | None = None
+        for i in range(len(r)):
+            typ, a0 = int(r["type"][i]), int(r["arg0"][i])
+            if typ == Ev.MARK and a0 & 0xFFFF0000 == MARK_TIMER:
+                pending, handler = (a0 & 0xFFFF, int(r["arg1"][i]), int(r["ts"][i])), None
+            elif typ == Ev.IRQ_ENTER and pending is not None and handler is None:
+                handler = int(r["ts"][i]) - pending[1]
+            elif typ == Ev.MARK and a0 & 0xFFFF0000 == MARK_WAKE and pending is not None:
+                if handler is not None and a0 & 0xFFFF == pending[0]:
+                    out.append(TimerSample(pending[0], pending[2], handler, int(r["arg1"][i])))
+                pending = None
+    return out
+
+
+def timer_results(area: Area, variant: str, config: str) -> list[Result]:
+    """T to the timer handler's IRQ_ENTER record, and T to the woken driver, per thread count.
+    The guest aligned every sample so that QEMU's CLINT fires exactly at T (bench_ops.c)."""
+    by_n: dict[int, list[TimerSample]] = defaultdict(list)
+    for s in timer_samples(area):
+        by_n[s.threads].append(s)
+    out = []
+    for n, ss in sorted(by_n.items()):
+        h = [s.handler for s in ss]
+        t = [s.thread for s in ss]
+        out.append(Result("timer_to_handler", variant, n, False, min(h), max(h), len(ss), config))
+        out.append(Result("timer_to_thread", variant, n, True, min(t), max(t), len(ss), config))
+    return out
+
+
+@dataclass
+class ConfigRun:
+    config: str
+    results: list[Result]
+    console: str
+    lost: int
+    wall_s: float
+
+
+def run_kernel_config(cfg: str | Path, out: str | Path) -> ConfigRun:
+    """Build and boot one benchmark configuration; results parsed from console and trace.
+    Raises ConfigError, BuildError or BenchError."""
+    cfg = Path(cfg)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    system = load_resolved(cfg)
+    if system.icount_shift != 0:
+        raise BenchError(f"{cfg}: benchmarks need icount_shift 0 (cycles = instructions)")
+    with locked(ROOT / "build" / system.name):
+        b = build(cfg, quiet=True)
+        res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
+                   icount_shift=0, timeout_s=default_timeout(system.run_for_ns),
+                   console_file=out / "console.log")
+        try:
+            area = read_trace_area(b.ram_file, b.elf)
+        except (TraceFormatError, KeyError, ValueError) as e:
+            raise BenchError(f"{cfg}: no trace: {e}") from e
+    (out / "trace.bin").write_bytes(pack(area))
+    if "BENCH-END" not in res.console:
+        tail = "\n".join(res.console.splitlines()[-15:])
+        raise BenchError(f"{system.name}: the guest did not finish its benchmarks "
+                         f"(QEMU {'timed out' if res.timed_out else 'exit ' + str(res.returncode)})"
+                         f"\n{tail}")
+    errors = [ln for ln in res.console.splitlines() if ln.startswith("BENCH-ERROR")]
+    if errors:
+        raise BenchError(f"{system.name}: " + "; ".join(errors))
+    results = parse_console(res.console, system.name)
+    variant = results[0].variant if results else "kernel"
+    timer = timer_results(area, variant, system.name)
+    if timer:  # the trace-corrected timer figures replace the raw console line
+        results = [r for r in results if r.op != "timer_to_thread"] + timer
+    return ConfigRun(system.name, results, res.console, area.lost, res.wall_s)
+
+
+# ---- kernel.json ----
+
+def derived(results: Iterable[Result]) -> list[Result]:
+    """Aliases the overhead accounting (partita.analysis.overheads) asks for."""
+    out = []
+    for r in results:
+        if r.op == "yield":
+            out.append(Result("context_switch", r.variant, r.threads, True, r.cycles,
+                              r.cycles_max, r.reps, r.config))
+        elif r.op == "timer_to_thread":
+            out.append(Result("release", r.variant, r.threads, True, r.cycles, r.cycles_max,
+                              r.reps, r.config))
+    return out
+
+
+def write_json(results: Sequence[Result], path: Path) -> None:
+    doc = {
+        "cycles_per_sec": 1_000_000_000,
+        "icount_shift": 0,
+        "method": "cycles = guest instructions (icount shift 0, one hart; the ipi_wake figures "
+                  "are virtual ns on two harts); see docs/benchmarks.md",
+        "aliases": {"context_switch": "yield", "release": "timer_to_thread"},
+        "results": [r.to_json() for r in list(results) + derived(results)],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+# ---- docs/benchmarks.md ----
+
+ORDER: tuple[tuple[str, bool], ...] = (
+    ("yield", True), ("create", False), ("create", True), ("delete", False), ("delete", True),
+    ("suspend", False), ("suspend", True), ("resume", False), ("resume", True),
+    ("set_priority", False), ("set_priority", True), ("set_priority_self", True),
+    ("sem_give_wake", True), ("mq_send_wake", True), ("timer_to_handler", False),
+    ("timer_to_thread", True), ("ipi_wake", True),
+)
+FLAT_OPS = ORDER[:14]  # the operations whose cost must not depend on the thread count
+
+
+def _cell(rs: dict[int, Result], n: int) -> str:
+    r = rs.get(n)
+    if r is None:
+        return "—"
+    return f"{r.cycles:,}" if r.cycles == r.cycles_max else f"{r.cycles:,}–{r.cycles_max:,}"
+
+
+def is_flat(rs: dict[int, Result]) -> bool:
+    vals = {(r.cycles, r.cycles_max) for r in rs.values()}
+    return len(vals) == 1
+
+
+def verdict(worst: int, ref: int | None, kernel: bool) -> str:
+    if ref is None:
+        return "no reference"
+    if kernel and worst * 2 <= ref:
+        return "**meets target**"
+    if worst <= ref:
+        return "under reference, over target" if kernel else "under reference"
+    return f"**{worst / ref:.1f}× reference**"
+
+
+def table(results: Sequence[Result], variant: str) -> str:
+    kernel = variant == "kernel"
+    head = ("| operation | dispatch | " + " | ".join(f"{n} thr" for n in THREAD_COUNTS)
+            + " | flat | FreeRTOS V11 | target (½ ref) | verdict |")
+    lines = [head, "| --- | :-: |" + " ---: |" * len(THREAD_COUNTS) + " :-: | ---: | ---: | --- |"]
+    by: dict[tuple[str, bool], dict[int, Result]] = defaultdict(dict)
+    for r in results:
+        if r.variant == variant:
+            by[(r.op, r.dispatch)][r.threads] = r
+    for key in ORDER:
+        rs = by.get(key)
+        if not rs:
+            continue
+        ref = REFERENCE.get(key)
+        worst = max(r.cycles_max for r in rs.values())
+        target = f"{ref // 2:,}" if ref is not None and kernel else "—"
+        lines.append(
+            f"| {DESCRIPTION.get(key, key[0])} (`{key[0]}`) | {'yes' if key[1] else 'no'} | "
+            + " | ".join(_cell(rs, n) for n in THREAD_COUNTS)
+            + f" | {'yes' if is_flat(rs) else '**no**'} | {f'{ref:,}' if ref else '—'} | "
+            f"{target} | {verdict(worst, ref, kernel)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _replace_block(text: str, name: str, body: str) -> str:
+    begin, end = f"<!-- BEGIN GENERATED {name} -->", f"<!-- END GENERATED {name} -->"
+    block = f"{begin}\n{body.rstrip()}\n{end}"
+    if begin in text and end in text:
+        pre, rest = text.split(begin, 1)
+        return pre + block + rest.split(end, 1)[1]
+    return text.rstrip() + "\n\n" + block + "\n"
+
+
+def kernel_markdown(results: Sequence[Result], runs: Sequence[ConfigRun]) -> str:
+    parts = ["### Kernel threads (S-mode, direct calls)\n", table(results, "kernel"),
+             "\n### User threads (U-mode, every call an `ecall`)\n", table(results, "user"),
+             "\nCells give the minimum; `a–b` when the maximum differs. Runs: "
+             + ", ".join(f"`{r.config}` ({r.wall_s:.1f} s wall, {r.lost} trace records lost)"
+                         for r in runs) + ".\n"]
+    return "".join(parts)
+
+
+SKELETON = """# Benchmarks
+
+`make bench` (= `partita bench --out out/bench`) regenerates the tables between the
+`GENERATED` markers; the rest of this page is written by hand.
+
+## Kernel operations (guest cycles under icount)
+
+<!-- BEGIN GENERATED kernel -->
+<!-- END GENERATED kernel -->
+
+## Analysis speed
+
+<!-- BEGIN GENERATED analysis -->
+<!-- END GENERATED analysis -->
+"""
+
+
+def update_doc(doc: Path, kernel_md: str | None, analysis_md: str | None) -> None:
+    text = doc.read_text() if doc.exists() else SKELETON
+    if kernel_md is not None:
+        text = _replace_block(text, "kernel", kernel_md)
+    if analysis_md is not None:
+        text = _replace_block(text, "analysis", analysis_md)
+    doc.write_text(text)
+
+
+# ---- the verb ----
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", default="out/bench", help="output directory (default out/bench)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--kernel-only", action="store_true", help="only the guest benchmarks")
+    g.add_argument("--analysis-only", action="store_true", help="only the analysis speed")
+    p.add_argument("--config", action="append", choices=CONFIGS,
+                   help="run only this benchmark configuration (repeatable; the doc's tables "
+                        "are then left alone)")
+    p.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
+
+
+def run_kernel(out: Path, configs: Sequence[str]) -> tuple[list[Result], list[ConfigRun]]:
+    results: list[Result] = []
+    runs: list[ConfigRun] = []
+    for name in configs:
+        print(f"bench: {name} ...", flush=True)
+        r = run_kernel_config(BENCH_DIR / f"{name}.yaml", out / name)
+        print(f"bench: {name}: {len(r.results)} results in {r.wall_s:.1f} s", flush=True)
+        results += r.results
+        runs.append(r)
+    return results, runs
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    kernel_md = analysis_md = None
+    if not args.analysis_only:
+        try:
+            results, runs = run_kernel(out, args.config or CONFIGS)
+        except ConfigError as e:
+            for line in e.lines():
+                print(f"error: {line}", file=sys.stderr)
+            return 2
+        except (BuildError, BenchError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        write_json(results, out / "kernel.json")
+        kernel_md = kernel_markdown(results, runs)
+        print(kernel_md)
+        print(f"wrote {out / 'kernel.json'}")
+        if args.config and set(args.config) != set(CONFIGS):
+            kernel_md = None  # a partial run does not replace the full tables of the doc
+    if not args.kernel_only:
+        try:
+            from partita.analysis import bench as analysis_bench
+        except ImportError as e:
+            print(f"warning: analysis speed benchmark unavailable ({e})", file=sys.stderr)
+        else:
+            got = analysis_bench.run(out)
+            analysis_md = got if isinstance(got, str) else str(got.get("markdown", ""))
+            print(analysis_md)
+    if not args.no_doc and (kernel_md or analysis_md):
+        update_doc(DOC, kernel_md, analysis_md)
+        print(f"wrote {DOC.relative_to(ROOT)}")
+    return 0

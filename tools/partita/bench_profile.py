@@ -1,0 +1,99 @@
+"""Where a benchmark's instructions go: a per-function count of each measured window.
+
+    qemu-system-riscv64 <the usual partita command line> -singlestep \\
+        -d exec,nochain -D /tmp/exec.log -dfilter <ranges without the spinning code>
+    python -m partita.bench_profile build/bench-kernel/partita.elf /tmp/exec.log [N]
+
+With -singlestep every translated block is one instruction, so each `Trace` line of the log is
+one executed instruction. A window opens at a bench_start() reading (an `rdcycle` followed
+by `sd`, apps/bench/bench.h) and closes at a bench_stop() reading (`rdcycle` followed by
+`li a0, <op>`); the N-th window of each operation (default 5, past the warm-up) is printed.
+The -dfilter ranges must leave out bench_settle() and the filler threads' spin loop, which
+would otherwise fill the log; see docs/benchmarks.md for the exact command.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import subprocess
+import sys
+from collections import Counter
+
+TRACE = re.compile(r"Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
+INSN = re.compile(r"\s+([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)\s*(.*)")
+
+
+def readings(elf: str, user_start: int) -> tuple[set[int], dict[int, int]]:
+    """PCs of bench_start readings, and of bench_stop readings with their op number."""
+    dis = subprocess.run(["riscv64-unknown-elf-objdump", "-d", elf], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    ins = [(int(m[1], 16), m[2], m[3]) for m in map(INSN.match, dis) if m]
+    starts: set[int] = set()
+    stops: dict[int, int] = {}
+    for (pc, op, _), (_, nop, nargs) in zip(ins, ins[1:], strict=False):
+        if op != "rdcycle" or pc < user_start:
+            continue
+        if nop == "sd":
+            starts.add(pc)
+        m = re.match(r"a0,(\d+)$", nargs)
+        if nop == "li" and m:
+            stops[pc] = int(m[1])
+    return starts, stops
+
+
+def symbols(elf: str) -> tuple[list[int], list[str]]:
+    out = subprocess.run(["riscv64-unknown-elf-nm", "-n", elf], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    syms = [(int(p[0], 16), p[2]) for p in (ln.split() for ln in out)
+            if len(p) == 3 and p[1] in "tTwW"]
+    return [a for a, _ in syms], [n for _, n in syms]
+
+
+def profile(elf: str, log: str, nth: int = 5) -> dict[int, list[tuple[str, int]]]:
+    addrs, names = symbols(elf)
+    user_start = addrs[names.index("pt_thread_body")] if "pt_thread_body" in names else 0
+    starts, stops = readings(elf, user_start & ~0xFFF)
+    seen: Counter[int] = Counter()
+    found: dict[int, list[tuple[str, int]]] = {}
+    win: Counter[str] | None = None
+    order: list[str] = []
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = TRACE.search(line)
+            if not m:
+                continue
+            pc = int(m[1], 16)
+            if pc in starts:
+                win, order = Counter(), []
+                continue
+            if win is None:
+                continue
+            if pc in stops:
+                op = stops[pc]
+                seen[op] += 1
+                if seen[op] == nth:
+                    found[op] = [(fn, win[fn]) for fn in order]
+                win = None
+                continue
+            fn = names[bisect.bisect_right(addrs, pc) - 1]
+            if fn not in win:
+                order.append(fn)
+            win[fn] += 1
+    return found
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    nth = int(argv[2]) if len(argv) > 2 else 5
+    for op, rows in sorted(profile(argv[0], argv[1], nth).items()):
+        total = sum(n for _, n in rows)
+        print(f"op {op}: {total} instructions after the start reading")
+        print("   " + ", ".join(f"{fn} {n}" for fn, n in rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

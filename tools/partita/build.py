@@ -1,0 +1,93 @@
+"""`partita build CFG.yaml`: generate the tables into build/<name>/gen, then build the image
+with `make -f mk/kernel.mk BUILD=build/<name>` (make rebuilds only what changed)."""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from partita.config import ConfigError, Resolved, load_resolved, write_outputs
+
+ROOT = Path(__file__).resolve().parents[2]  # the repository (tools/partita/build.py)
+
+
+class BuildError(Exception):
+    pass
+
+
+@dataclass
+class Build:
+    system: Resolved
+    build_dir: Path
+
+    @property
+    def elf(self) -> Path:
+        return self.build_dir / "partita.elf"
+
+    @property
+    def ram_file(self) -> Path:
+        return self.build_dir / "ram.bin"
+
+    @property
+    def gen_dir(self) -> Path:
+        return self.build_dir / "gen"
+
+
+@contextmanager
+def locked(build_dir: Path) -> Iterator[None]:
+    """Serialise builds and boots of one configuration (parallel test workers share it)."""
+    build_dir.mkdir(parents=True, exist_ok=True)
+    with open(build_dir / ".lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def build(cfg_path: str | Path, *, quiet: bool = False, jobs: int | None = None) -> Build:
+    """Generate and compile. Raises ConfigError (bad YAML) or BuildError (make failed).
+    Callers that also boot should hold `locked(build_dir)` around both."""
+    system = load_resolved(cfg_path)
+    b = Build(system, ROOT / "build" / system.name)
+    write_outputs(system, b.gen_dir)
+    jobs = jobs or int(os.environ.get("PARTITA_JOBS", "2"))
+    cmd = ["make", "--no-print-directory", f"-j{jobs}", "-f", "mk/kernel.mk",
+           f"BUILD=build/{system.name}"]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if not quiet and proc.stdout.strip():
+        print(proc.stdout.rstrip())
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-40:])
+        raise BuildError(f"kernel build failed ({' '.join(cmd)}):\n{tail}")
+    if not b.elf.exists():
+        raise BuildError(f"make succeeded but {b.elf} is missing")
+    return b
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("config", help="system configuration (YAML)")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="parallel make jobs (default 2)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        build_dir = ROOT / "build" / load_resolved(args.config).name
+        with locked(build_dir):
+            b = build(args.config, jobs=args.jobs)
+    except ConfigError as e:
+        for line in e.lines():
+            print(f"error: {line}", file=sys.stderr)
+        return 2
+    except BuildError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(f"built {b.elf.relative_to(ROOT)}")
+    return 0

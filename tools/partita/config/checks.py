@@ -1,0 +1,152 @@
+"""Relations between fields of a configuration, checked after the schema.
+
+Each check returns `Problem`s with the path of the field at fault; nothing here raises.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from partita.config.errors import Path, Problem
+from partita.config.schema import ColorSpec, Policy, Role, SchedulerCfg, SystemCfg, ThreadCfg
+
+SYSTEM_PARTITION = "system"
+
+
+def parse_colors(
+    specs: list[ColorSpec], ncolors: int, path: Path
+) -> tuple[set[int], list[Problem]]:
+    """[0, 3, "8-11"] -> {0, 3, 8, 9, 10, 11}; an empty list means every color."""
+    if not specs:
+        return set(range(ncolors)), []
+    out: set[int] = set()
+    problems: list[Problem] = []
+    for i, spec in enumerate(specs):
+        lo = hi = -1
+        if isinstance(spec, int):
+            lo = hi = spec
+        else:
+            parts = spec.split("-")
+            if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+                lo, hi = int(parts[0]), int(parts[1])
+            else:
+                problems.append(Problem((*path, i), f"{spec!r} is not a color or a range 'a-b'"))
+                continue
+        if lo > hi or lo < 0 or hi >= ncolors:
+            problems.append(
+                Problem((*path, i), f"color {spec} out of range 0..{ncolors - 1} "
+                        f"({ncolors} configured colors)")
+            )
+            continue
+        out.update(range(lo, hi + 1))
+    return out, problems
+
+
+def scheduler_of(cfg: SystemCfg, t: ThreadCfg) -> SchedulerCfg | None:
+    """The thread's scheduler instance: named, or implied by its cpu, or the only one."""
+    if t.scheduler is not None:
+        return next((s for s in cfg.schedulers if s.name == t.scheduler), None)
+    if t.cpu is not None:
+        return next((s for s in cfg.schedulers if t.cpu in s.cpus), None)
+    return cfg.schedulers[0] if len(cfg.schedulers) == 1 else None
+
+
+def _duplicates(names: list[str], key: str) -> list[Problem]:
+    counts = Counter(names)
+    seen: set[str] = set()
+    out = []
+    for i, n in enumerate(names):
+        if counts[n] > 1 and n in seen:
+            out.append(Problem((key, i, "name"), f"duplicate name {n!r}"))
+        seen.add(n)
+    return out
+
+
+def _check_cpus(cfg: SystemCfg) -> list[Problem]:
+    out = []
+    seen: set[int] = set()
+    for i, c in enumerate(cfg.cpus):
+        if c.id >= cfg.ncpus:
+            out.append(Problem(("cpus", i, "id"),
+                               f"cpu {c.id} does not exist (ncpus = {cfg.ncpus})"))
+        if c.id in seen:
+            out.append(Problem(("cpus", i, "id"), f"cpu {c.id} listed twice"))
+        seen.add(c.id)
+    return out
+
+
+def _check_schedulers(cfg: SystemCfg) -> list[Problem]:
+    out = _duplicates([s.name for s in cfg.schedulers], "schedulers")
+    owner: dict[int, str] = {}
+    for i, s in enumerate(cfg.schedulers):
+        for j, cpu in enumerate(s.cpus):
+            path = ("schedulers", i, "cpus", j)
+            if not 0 <= cpu < cfg.ncpus:
+                out.append(Problem(path, f"cpu {cpu} does not exist (ncpus = {cfg.ncpus})"))
+            elif cpu in owner:
+                out.append(Problem(path, f"cpu {cpu} is already in scheduler {owner[cpu]!r}"))
+            elif cfg.role_of(cpu) != Role.app:
+                out.append(Problem(path, f"cpu {cpu} has role {cfg.role_of(cpu).value}, not app"))
+            else:
+                owner[cpu] = s.name
+        if s.policy == Policy.fp and len(s.cpus) != 1:
+            out.append(Problem(("schedulers", i, "cpus"),
+                               "an fp instance schedules exactly one cpu"))
+        if s.rr_slice_ns and s.policy != Policy.fp:
+            out.append(Problem(("schedulers", i, "rr_slice"), "round-robin slice is fp only"))
+        if s.partition is not None and s.policy != Policy.edf:
+            out.append(Problem(("schedulers", i, "partition"),
+                               "partitioning heuristics apply to edf instances only"))
+    for cpu in range(cfg.ncpus):
+        if cfg.role_of(cpu) == Role.app and cpu not in owner:
+            out.append(Problem(("schedulers",), f"app cpu {cpu} has no scheduler"))
+    return out
+
+
+def _check_partitions(cfg: SystemCfg) -> list[Problem]:
+    names = [p.name for p in cfg.partitions]
+    out = _duplicates(names, "partitions")
+    n = cfg.cache.ncolors
+    for i, p in enumerate(cfg.partitions):
+        out += parse_colors(p.colors, n, ("partitions", i, "colors"))[1]
+    out += parse_colors(cfg.kernel_colors, n, ("kernel_colors",))[1]
+    return out
+
+
+def _check_threads(cfg: SystemCfg) -> list[Problem]:
+    out = _duplicates([t.name for t in cfg.threads], "threads")
+    parts = {p.name for p in cfg.partitions} | {SYSTEM_PARTITION}
+    load: Counter[str] = Counter()
+    for i, t in enumerate(cfg.threads):
+        if t.partition not in parts:
+            out.append(Problem(("threads", i, "partition"), f"unknown partition {t.partition!r}"))
+        s = scheduler_of(cfg, t)
+        if s is None:
+            if t.scheduler is not None:
+                msg = f"unknown scheduler {t.scheduler!r}"
+            elif t.cpu is not None:
+                msg = f"no scheduler owns cpu {t.cpu}"
+            else:
+                msg = "several schedulers: name one with scheduler:"
+            out.append(Problem(("threads", i, "scheduler"), msg))
+            continue
+        if t.cpu is not None and t.cpu not in s.cpus:
+            out.append(Problem(("threads", i, "cpu"),
+                               f"cpu {t.cpu} is not in scheduler {s.name!r} (cpus {s.cpus})"))
+        if t.task is not None:
+            load[s.name] += t.task.utilization
+    for i, s in enumerate(cfg.schedulers):
+        if load[s.name] > len(s.cpus) + 1e-12 and not s.allow_overload:
+            out.append(Problem(
+                ("schedulers", i),
+                f"utilization {load[s.name]:.3f} of its threads exceeds its {len(s.cpus)} cpu(s) "
+                "(set allow_overload: true to run it anyway)"))
+    return out
+
+
+def check(cfg: SystemCfg) -> list[Problem]:
+    """Every relation between fields; an empty list when the configuration is consistent."""
+    problems = _check_cpus(cfg) + _check_schedulers(cfg) + _check_partitions(cfg)
+    if not problems:
+        problems += _check_threads(cfg)
+    return problems

@@ -1,0 +1,42 @@
+"""Configuration errors: one clear line each, naming the file, the field path and the problem."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Path = tuple[str | int, ...]
+
+
+def format_path(path: Path) -> str:
+    """('threads', 3, 'period') -> 'threads[3].period'."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out or "(top level)"
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: Path
+    message: str
+    line: int | None = None
+
+    def render(self, file: str) -> str:
+        where = f"{file}:{self.line}" if self.line else file
+        return f"{where}: {format_path(self.path)}: {self.message}"
+
+
+class ConfigError(Exception):
+    """One or more problems in a configuration file."""
+
+    def __init__(self, file: str, problems: Sequence[Problem]) -> None:
+        self.file = file
+        self.problems = list(problems)
+        super().__init__("\n".join(p.render(file) for p in self.problems))
+
+    def lines(self) -> list[str]:
+        return [p.render(self.file) for p in self.problems]

@@ -1,0 +1,164 @@
+"""Read a YAML configuration: parse with line numbers, convert durations, validate the schema,
+check relations between fields. Every problem becomes a `Problem` with its field path."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path as FsPath
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from partita.config.errors import ConfigError, Path, Problem
+from partita.config.schema import SystemCfg
+from partita.config.units import UNITS, UnitError, format_ns, pop_duration
+
+# Where durations live: (list key or None for the root, base names).
+DURATIONS: list[tuple[str | None, tuple[str, ...]]] = [
+    (None, ("run_for",)),
+    ("schedulers", ("rr_slice",)),
+    ("threads", ("period", "deadline", "offset", "wcet", "jitter")),
+]
+
+
+def _line_of(node: yaml.Node | None, path: Path) -> int | None:
+    """1-based line of the deepest node along `path` in the composed YAML tree."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for part in path:
+        if isinstance(node, yaml.MappingNode) and isinstance(part, str):
+            nxt = None
+            for k, v in node.value:
+                key = k.value
+                if key == part or (isinstance(key, str) and key.rsplit("_", 1)[0] == part):
+                    nxt = v if key == part else k
+                    break
+            node = nxt
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            node = node.value[part] if 0 <= part < len(node.value) else None
+        else:
+            node = None
+        if node is None:
+            break
+        line = node.start_mark.line + 1
+    return line
+
+
+def _normalize(raw: dict[str, Any]) -> list[Problem]:
+    """Turn every `<base>_<unit>` duration into `<base>_ns`, in place."""
+    problems: list[Problem] = []
+    for listkey, bases in DURATIONS:
+        if listkey is None:
+            targets: list[tuple[Path, Any]] = [((), raw)]
+        else:
+            items = raw.get(listkey)
+            targets = [((listkey, i), it) for i, it in enumerate(items)] if isinstance(
+                items, list
+            ) else []
+        for path, obj in targets:
+            if not isinstance(obj, dict):
+                continue
+            for base in bases:
+                try:
+                    ns = pop_duration(obj, base)
+                except UnitError as e:
+                    for unit in UNITS:  # drop every form, so no follow-up errors appear
+                        obj.pop(f"{base}_{unit}", None)
+                    problems.append(Problem((*path, base), str(e)))
+                    continue
+                if ns is not None:
+                    obj[f"{base}_ns"] = ns
+    return problems
+
+
+def _pydantic_path(loc: tuple[Any, ...]) -> Path:
+    """Pydantic location -> user-facing path: drop the embedded `task`, strip `_ns`."""
+    out: list[str | int] = []
+    for part in loc:
+        if part == "task":
+            continue
+        if isinstance(part, str) and part.endswith("_ns"):
+            part = part[:-3]
+        if isinstance(part, str) and (part.startswith("function-") or part in ("str", "int")):
+            continue
+        out.append(part)
+    return tuple(out)
+
+
+_WCET = re.compile(r"wcet_ns (\d+) exceeds deadline (\d+)")
+
+
+def _pydantic_problem(err: dict[str, Any]) -> Problem:
+    path = _pydantic_path(err["loc"])
+    msg = _pydantic_message(err)
+    m = _WCET.search(msg)
+    if m:  # Task's own check, reported on the field the user can fix
+        path = (*path, "wcet")
+        msg = (f"wcet {format_ns(int(m.group(1)))} exceeds the deadline "
+               f"{format_ns(int(m.group(2)))}")
+    return Problem(path, msg)
+
+
+def _pydantic_message(err: dict[str, Any]) -> str:
+    msg = str(err["msg"])
+    for prefix in ("Value error, ", "Assertion failed, "):
+        msg = msg.removeprefix(prefix)
+    if err["type"] == "extra_forbidden":
+        return "unknown field"
+    if err["type"] == "missing":
+        return "required field missing"
+    if err["type"] == "string_pattern_mismatch" and err["loc"] and err["loc"][-1] == "entry":
+        return f"entry {err['input']!r} is not a C identifier"
+    if err["type"] == "string_pattern_mismatch":
+        return f"{err['input']!r} is not a valid name (letters, digits, _; no leading digit)"
+    msg = msg.replace("Input should be", "must be")
+    return msg[0].lower() + msg[1:] if msg else msg
+
+
+def parse_text(text: str, file: str) -> tuple[dict[str, Any], yaml.Node | None]:
+    try:
+        node = yaml.compose(text)
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(e, "problem", None) or str(e)
+        raise ConfigError(file, [Problem((), f"YAML syntax error: {problem}", line)]) from None
+    if not isinstance(raw, dict):
+        raise ConfigError(file, [Problem((), "the file must be a YAML mapping", 1)])
+    return raw, node
+
+
+def validate(raw: dict[str, Any], node: yaml.Node | None, file: str) -> SystemCfg:
+    """Schema and relations; raises ConfigError listing every problem found."""
+    from partita.config.checks import check
+
+    problems = _normalize(raw)
+    bad_units = {p.path for p in problems}
+    cfg: SystemCfg | None = None
+    try:
+        cfg = SystemCfg.model_validate(raw)
+    except ValidationError as e:
+        for err in e.errors():
+            p = _pydantic_problem(dict(err))
+            if p.path not in bad_units and not (
+                    p.path[-1:] == ("wcet",) and any(b[:-1] == p.path[:-1] for b in bad_units)):
+                problems.append(p)
+    if cfg is not None and not problems:
+        problems.extend(check(cfg))
+    if problems:
+        raise ConfigError(file, [Problem(p.path, p.message, _line_of(node, p.path))
+                                 for p in problems])
+    assert cfg is not None
+    return cfg
+
+
+def load(path: str | FsPath) -> SystemCfg:
+    """Load and validate one configuration file."""
+    file = str(path)
+    try:
+        text = FsPath(path).read_text()
+    except OSError as e:
+        raise ConfigError(file, [Problem((), f"cannot read: {e.strerror}")]) from None
+    raw, node = parse_text(text, file)
+    return validate(raw, node, file)

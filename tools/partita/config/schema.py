@@ -1,0 +1,209 @@
+"""The YAML schema of a Partita system, as pydantic models.
+
+The models check each field on its own (types, ranges, names); relations between fields
+(a thread's scheduler exists, a cpu belongs to one scheduler, ...) are checked in
+`partita.config.checks`. Durations arrive here already converted to `*_ns` integers by
+`partita.config.loader` (see `partita.config.units`). A thread's timing is a
+`partita.model.Task`, so the task is defined once for the generator, the analyses and the report.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from partita.model import Task, TaskKind
+
+C_IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
+MAX_CPUS = 8
+MAX_COLORS = 128
+TIMING_KEYS = ("period_ns", "deadline_ns", "offset_ns", "wcet_ns", "jitter_ns")
+
+Name = Annotated[str, Field(min_length=1, max_length=15, pattern=C_IDENT)]
+ColorSpec = int | str
+
+
+class Role(StrEnum):
+    app = "app"
+    io = "io"
+    coproc = "coproc"
+    proxy = "proxy"
+
+
+class Policy(StrEnum):
+    fp = "fp"
+    edf = "edf"
+    gedf = "gedf"
+
+
+class Heuristic(StrEnum):
+    first_fit = "first-fit"
+    best_fit = "best-fit"
+    worst_fit = "worst-fit"
+
+
+class FaultPolicy(StrEnum):
+    thread = "thread"
+    partition = "partition"
+
+
+class MissPolicy(StrEnum):
+    record = "record"
+    skip_next = "skip_next"
+    stop = "stop"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _is_pow2(x: int) -> bool:
+    return x > 0 and x & (x - 1) == 0
+
+
+class CacheCfg(Strict):
+    """Last-level cache geometry; page coloring derives its colors from it."""
+
+    size_bytes: int = Field(default=0, ge=0)
+    ways: int = Field(default=1, ge=1)
+    line_bytes: int = Field(default=64, ge=1)
+    page_bytes: int = Field(default=4096, ge=1)
+    colors: int | None = Field(default=None, ge=1, description="super colors; default hw colors")
+
+    @model_validator(mode="after")
+    def _geometry(self) -> CacheCfg:
+        for key in ("size_bytes", "ways", "line_bytes", "page_bytes"):
+            value = getattr(self, key)
+            if key == "size_bytes" and value == 0:
+                continue
+            if not _is_pow2(value):
+                raise ValueError(f"{key} = {value} is not a power of two")
+        if self.page_bytes != 4096:
+            raise ValueError(f"page_bytes = {self.page_bytes}: Sv39 pages are 4096 bytes")
+        if self.size_bytes == 0:
+            if self.colors not in (None, 1):
+                raise ValueError("colors given without a cache size_bytes")
+            return self
+        if self.line_bytes > self.page_bytes:
+            raise ValueError(f"line_bytes {self.line_bytes} larger than page_bytes")
+        if self.size_bytes < self.ways * self.page_bytes:
+            raise ValueError(
+                f"size_bytes {self.size_bytes} smaller than ways x page_bytes "
+                f"({self.ways * self.page_bytes})"
+            )
+        hw = self.hw_colors
+        if hw > MAX_COLORS:
+            raise ValueError(f"{hw} hardware colors; at most {MAX_COLORS} are supported")
+        if self.colors is not None and (self.colors > hw or hw % self.colors != 0):
+            raise ValueError(f"colors = {self.colors} does not divide the {hw} hardware colors")
+        return self
+
+    @property
+    def hw_colors(self) -> int:
+        if self.size_bytes == 0:
+            return 1
+        return self.size_bytes // (self.ways * self.page_bytes)
+
+    @property
+    def ncolors(self) -> int:
+        return self.colors if self.colors is not None else self.hw_colors
+
+
+class CpuCfg(Strict):
+    id: int = Field(ge=0, lt=MAX_CPUS)
+    role: Role = Role.app
+
+
+class SchedulerCfg(Strict):
+    name: Name
+    policy: Policy
+    cpus: list[int] = Field(min_length=1)
+    rr_slice_ns: int = Field(default=0, ge=0, description="FP round-robin slice; 0 = off")
+    partition: Heuristic | None = Field(
+        default=None, description="P-EDF: off-line assignment of unpinned threads to cpus"
+    )
+    allow_overload: bool = Field(
+        default=False, description="accept utilization above the cpu count (overload tests)"
+    )
+
+
+class PartitionCfg(Strict):
+    name: Name
+    user: bool = False
+    colors: list[ColorSpec] = Field(default_factory=list, description="empty = all colors")
+    fault_policy: FaultPolicy = FaultPolicy.thread
+    heap_bytes: int = Field(default=0, ge=0)
+
+
+class ThreadCfg(Strict):
+    """A thread. Periodic and sporadic threads carry their timing in `task`."""
+
+    name: Name
+    entry: str = Field(pattern=C_IDENT, max_length=63)
+    arg: int = Field(default=0, ge=0, lt=2**64)
+    partition: str = "system"
+    scheduler: str | None = None
+    cpu: int | None = Field(default=None, ge=0, lt=MAX_CPUS)
+    priority: int | None = Field(default=None, ge=0, le=255, description="FP: 0 is highest")
+    kind: TaskKind = TaskKind.periodic
+    task: Task | None = None
+    miss_policy: MissPolicy = MissPolicy.record
+    enforce_budget: bool = False
+    stack_bytes: int = Field(default=8192, ge=4096, le=1 << 20)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _gather_task(cls, data: Any) -> Any:
+        """Move the flat timing keys of the YAML into the embedded Task."""
+        if not isinstance(data, dict) or "task" in data:
+            return data
+        data = dict(data)
+        timing = {k: data.pop(k) for k in TIMING_KEYS if k in data}
+        kind = data.get("kind", "periodic")
+        if kind == "aperiodic":
+            if timing:
+                raise ValueError("aperiodic threads take no period, deadline, offset or wcet")
+            return data
+        task: dict[str, Any] = {"name": data.get("name"), "kind": kind, **timing}
+        if data.get("priority") is not None:
+            task["priority"] = data["priority"]
+        data["task"] = task
+        return data
+
+    @field_validator("stack_bytes")
+    @classmethod
+    def _page_multiple(cls, v: int) -> int:
+        if v % 4096:
+            raise ValueError(f"stack_bytes {v} is not a multiple of the 4096-byte page")
+        return v
+
+    @model_validator(mode="after")
+    def _needs_task(self) -> ThreadCfg:
+        if self.kind != TaskKind.aperiodic and self.task is None:
+            raise ValueError(f"{self.kind.value} thread needs period and wcet")
+        return self
+
+
+class SystemCfg(Strict):
+    """A whole system: the root of a configuration file."""
+
+    name: str = Field(min_length=1, max_length=31, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+    ncpus: int = Field(default=4, ge=1, le=MAX_CPUS)
+    icount_shift: int = Field(default=0, ge=0, le=10)
+    run_for_ns: int = Field(default=0, ge=0, description="0 = run until the kernel stops")
+    ram_mb: int = Field(default=128, ge=16, le=4096)
+    cache: CacheCfg = Field(default_factory=CacheCfg)
+    kernel_colors: list[ColorSpec] = Field(default_factory=list)
+    cpus: list[CpuCfg] = Field(default_factory=list, description="roles; unlisted cpus are app")
+    schedulers: list[SchedulerCfg] = Field(min_length=1)
+    partitions: list[PartitionCfg] = Field(default_factory=list)
+    threads: list[ThreadCfg] = Field(default_factory=list)
+    spm: dict[str, Any] | None = Field(default=None, description="brief 0, see partita.spm")
+
+    def role_of(self, cpu: int) -> Role:
+        for c in self.cpus:
+            if c.id == cpu:
+                return c.role
+        return Role.app

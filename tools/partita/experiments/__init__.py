@@ -1,0 +1,1 @@
+"""Named evaluations (`partita experiment <name>`): CSV + PNG under out/experiments/<name>/."""

@@ -1,0 +1,97 @@
+"""Random schedulable SPM task sets for the soundness test (brief 0), batched as phases so one
+boot runs many sets: `partita.spm.soundness.write_configs(n_sets, per_boot, outdir, seed)`.
+
+A task executes the `spin` image for a set number of loop iterations, so its real execution
+time is known; its configured wcet carries a margin above that. A set is kept only if the
+analysis (partita.analysis.spm) declares every task schedulable."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from partita.spm.config import parse
+
+SPIN_NS_PER_ITER = 3      # icount shift 0: the spin loop is 3 instructions per iteration (measured)
+WCET_MARGIN_NS = 20_000   # entry, return and the loop's set-up are inside the margin
+# Under QEMU icount the harts take turns on one instruction-driven clock: with both application
+# harts and the polling I/O core busy, a job advances at 1/3 of the virtual clock. The declared
+# wcet is the platform's: PLATFORM_SHARE x the job's instruction time.
+PLATFORM_SHARE = 3
+SIGMA_NS = 100_000
+
+
+def _uunifast(rng: random.Random, n: int, u: float) -> list[float]:
+    out, rest = [], u
+    for i in range(1, n):
+        nxt = rest * rng.random() ** (1 / (n - i))
+        out.append(rest - nxt)
+        rest = nxt
+    return out + [rest]
+
+
+def random_set(rng: random.Random, set_no: int) -> list[dict[str, Any]]:
+    tasks = []
+    for core in range(2):
+        n = rng.choice((2, 3))
+        us = _uunifast(rng, n, rng.uniform(0.02, 0.12))
+        periods = sorted(rng.randint(2, 20) * 1_000_000 for _ in range(n))
+        for k, (u, period) in enumerate(zip(us, periods, strict=True)):
+            exec_ns = max(1000, int(u * period))
+            tasks.append({"name": f"s{set_no}c{core}t{k}", "core": core, "image": "spin",
+                          "arg": exec_ns // SPIN_NS_PER_ITER, "priority": k,
+                          "period_ns": period,
+                          "wcet_ns": PLATFORM_SHARE * exec_ns + WCET_MARGIN_NS,
+                          "image_bytes": 1024, "phase": 0})
+    return tasks
+
+
+def schedulable(tasks: list[dict[str, Any]]) -> bool:
+    from partita.spm.bounds import bounds_for
+
+    spm, problems = parse({"io_cpu": 0, "app_cpus": [1, 2], "sigma_ns": SIGMA_NS,
+                           "tasks": tasks})
+    assert spm is not None, problems
+    return all(b["schedulable"] for b in bounds_for(spm).values())
+
+
+def system(name: str, sets: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    tasks = []
+    for phase, ts in enumerate(sets):
+        for t in ts:
+            tasks.append({**t, "phase": phase})
+    longest = max(t["period_ns"] for ts in sets for t in ts)
+    phase_ns = 2 * longest
+    return {
+        "name": name, "ncpus": 3, "icount_shift": 0,
+        "run_for_ns": len(sets) * (phase_ns + 30_000_000),
+        # the I/O core is hart 0: QEMU's icount round-robin runs hart 0 first after every
+        # timer deadline, so the slot timer is served on time while app harts compute
+        "cpus": [{"id": 0, "role": "io"}, {"id": 1, "role": "app"}, {"id": 2, "role": "app"}],
+        "schedulers": [{"name": "fp1", "policy": "fp", "cpus": [1]},
+                       {"name": "fp2", "policy": "fp", "cpus": [2]}],
+        "spm": {"io_cpu": 0, "app_cpus": [1, 2], "sigma_ns": SIGMA_NS, "phase_ns": phase_ns,
+                "tasks": tasks},
+    }
+
+
+def write_configs(n_sets: int, per_boot: int, outdir: Path, seed: int = 1) -> list[Path]:
+    rng = random.Random(seed)
+    sets: list[list[dict[str, Any]]] = []
+    no = 0
+    while len(sets) < n_sets:
+        ts = random_set(rng, no)
+        no += 1
+        if schedulable(ts):
+            sets.append(ts)
+    outdir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for b in range(0, n_sets, per_boot):
+        p = outdir / f"spm-sound{b // per_boot}.yaml"
+        p.write_text(yaml.safe_dump(system(f"spm-sound{b // per_boot}",
+                                           sets[b:b + per_boot]), sort_keys=False))
+        paths.append(p)
+    return paths

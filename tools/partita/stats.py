@@ -1,0 +1,139 @@
+"""Per-task statistics of a run, from its timeline: what `partita report` prints and what the
+system tests assert on."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from partita.timeline import Timeline
+from partita.tracefmt import Ev
+
+# arg0 of THREAD_STOP (enum pt_stop_reason in kernel/core/kernel.h)
+STOP_BUDGET = 3
+STOP_REASONS = {1: "fault", 2: "deadline miss", 3: "budget", 4: "partition fault",
+                5: "deleted", 6: "exit"}
+
+
+@dataclass
+class TaskStats:
+    name: str
+    tid: int
+    released: int = 0
+    completed: int = 0
+    misses: int = 0
+    overruns: int = 0
+    min_response_ns: int | None = None
+    avg_response_ns: float | None = None
+    max_response_ns: int | None = None
+    max_lateness_ns: int | None = None
+    max_exec_ns: int | None = None  # longest execution of a completed job (compare with wcet)
+    cpus: list[int] = field(default_factory=list)
+    migrations: int = 0
+    faults: int = 0
+    stopped: bool = False
+    stop_reason: str | None = None
+    budget_stops: int = 0  # jobs aborted by budget enforcement (the thread continues)
+    fault_addr: int | None = None
+    # from the configuration (pt_config.json), when known
+    period_ns: int | None = None
+    deadline_ns: int | None = None
+    wcet_ns: int | None = None
+    # from bounds.json, when given
+    bound_ns: int | None = None
+    schedulable: bool | None = None
+
+    @property
+    def verdict(self) -> str:
+        """Observed max response against the analysis bound."""
+        if self.bound_ns is None or self.max_response_ns is None:
+            return "-"
+        return "ok" if self.max_response_ns <= self.bound_ns else "EXCEEDS"
+
+    def to_dict(self) -> dict[str, object]:
+        d = asdict(self)
+        d["verdict"] = self.verdict
+        return d
+
+
+def job_exec_ns(tl: Timeline, tid: int) -> list[int]:
+    """Execution time of each completed job of `tid`: its execution slices clipped to
+    [release, completion], in release order (one linear pass)."""
+    slices = sorted((s.start_ns, s.end_ns) for s in tl.slices if s.tid == tid)
+    jobs = sorted((j.release_ns, j.complete_ns) for j in tl.jobs.get(tid, {}).values()
+                  if j.release_ns is not None and j.complete_ns is not None)
+    out: list[int] = []
+    first = 0
+    for rel, done in jobs:
+        while first < len(slices) and slices[first][1] <= rel:
+            first += 1
+        total, i = 0, first
+        while i < len(slices) and slices[i][0] < done:
+            total += max(0, min(slices[i][1], done) - max(slices[i][0], rel))
+            i += 1
+        out.append(total)
+    return out
+
+
+def task_stats(tl: Timeline) -> dict[str, TaskStats]:
+    """Statistics of every named thread (and of unnamed tids that have jobs), by name."""
+    tids = set(tl.names) | set(tl.jobs) | {s.tid for s in tl.slices}
+    tids.discard(0)
+    out: dict[str, TaskStats] = {}
+    for tid in sorted(tids):
+        st = TaskStats(tl.name(tid), tid)
+        jobs = sorted(tl.jobs.get(tid, {}).values(), key=lambda j: j.number)
+        st.released = sum(1 for j in jobs if j.release_ns is not None)
+        done = [j for j in jobs if j.complete_ns is not None]
+        st.completed = len(done)
+        st.misses = sum(1 for j in jobs if j.missed)
+        st.overruns = sum(1 for j in jobs if j.overrun)
+        resp = [r for r in (j.response_ns for j in done) if r is not None]
+        if resp:
+            st.min_response_ns, st.max_response_ns = min(resp), max(resp)
+            st.avg_response_ns = sum(resp) / len(resp)
+        late = [x for x in (j.lateness_ns for j in jobs) if x is not None]
+        st.max_lateness_ns = max(late) if late else None
+        execs = job_exec_ns(tl, tid)
+        st.max_exec_ns = max(execs) if execs else None
+        cpus = tl.dispatch_cpus(tid)
+        st.cpus = sorted(set(cpus))
+        st.migrations = sum(1 for a, b in zip(cpus, cpus[1:], strict=False) if a != b)
+        for p in tl.points:
+            if p.tid != tid:
+                continue
+            if p.kind == Ev.FAULT:
+                st.faults += 1
+                st.fault_addr = p.arg1
+            elif p.kind == Ev.THREAD_STOP:
+                if p.arg0 == STOP_BUDGET:
+                    st.budget_stops += 1
+                else:
+                    st.stopped = True
+                    st.stop_reason = STOP_REASONS.get(p.arg0, str(p.arg0))
+        out[st.name] = st
+    return out
+
+
+def attach_config(stats: dict[str, TaskStats], config: dict[str, object]) -> None:
+    """Add period/deadline/wcet from a pt_config.json document."""
+    threads = config.get("threads", [])
+    assert isinstance(threads, list)
+    for t in threads:
+        st = stats.get(t["name"])
+        if st is not None and t.get("kind") != "aperiodic":
+            st.period_ns, st.deadline_ns = t["period_ns"], t["deadline_ns"]
+            st.wcet_ns = t["wcet_ns"]
+
+
+def attach_bounds(stats: dict[str, TaskStats], bounds: dict[str, object]) -> None:
+    """Add analysis bounds from a bounds.json document (see docs/user-guide.md)."""
+    tasks = bounds.get("tasks", {})
+    assert isinstance(tasks, dict)
+    for name, b in tasks.items():
+        st = stats.get(name)
+        if st is None:
+            continue
+        st.bound_ns = b.get("bound_ns")
+        st.schedulable = b.get("schedulable")
+        if st.deadline_ns is None:
+            st.deadline_ns = b.get("deadline_ns")

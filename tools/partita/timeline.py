@@ -1,0 +1,147 @@
+"""What happened, reconstructed from the merged trace: thread names, execution slices per hart,
+and jobs (release, completion, deadline, misses) per thread. Times are ns of virtual time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from partita.tracefmt import Area, Ev, name_from_args
+
+# Events after which the hart no longer runs the thread it last dispatched.
+_ENDS_RUN = {Ev.PREEMPT, Ev.BLOCK, Ev.THREAD_STOP, Ev.FAULT}
+
+
+@dataclass
+class Slice:
+    tid: int
+    cpu: int
+    start_ns: int
+    end_ns: int
+
+
+@dataclass
+class Job:
+    tid: int
+    number: int
+    release_ns: int | None = None
+    abs_deadline_ns: int | None = None
+    complete_ns: int | None = None
+    kernel_response_ns: int | None = None
+    missed: bool = False
+    overrun: bool = False
+
+    @property
+    def response_ns(self) -> int | None:
+        if self.complete_ns is not None and self.release_ns is not None:
+            return self.complete_ns - self.release_ns
+        return self.kernel_response_ns
+
+    @property
+    def lateness_ns(self) -> int | None:
+        if self.complete_ns is None or self.abs_deadline_ns is None:
+            return None
+        return self.complete_ns - self.abs_deadline_ns
+
+
+@dataclass
+class Point:
+    """An instant: release, miss, overrun, fault, stop, migrate, mark."""
+
+    kind: Ev
+    tid: int
+    cpu: int
+    ts_ns: int
+    arg0: int
+    arg1: int
+
+
+@dataclass
+class Timeline:
+    cycles_per_sec: int
+    ncpus: int
+    end_ns: int
+    lost: int
+    exit_code: int
+    names: dict[int, str] = field(default_factory=dict)
+    slices: list[Slice] = field(default_factory=list)
+    jobs: dict[int, dict[int, Job]] = field(default_factory=dict)
+    points: list[Point] = field(default_factory=list)
+
+    def name(self, tid: int) -> str:
+        return self.names.get(tid, "idle" if tid == 0 else f"tid{tid}")
+
+    def tid_of(self, name: str) -> int | None:
+        return next((t for t, n in self.names.items() if n == name), None)
+
+    def dispatch_cpus(self, tid: int) -> list[int]:
+        """The cpu of each execution slice of `tid`, in time order."""
+        return [s.cpu for s in self.slices if s.tid == tid]
+
+
+def build(area: Area, recs: np.ndarray | None = None) -> Timeline:
+    """Reconstruct the timeline of a decoded trace area."""
+    recs = area.merged() if recs is None else recs
+    cps = area.cycles_per_sec or 1_000_000_000
+    ts = recs["ts"].astype(np.uint64)
+    if cps == 1_000_000_000:
+        ts_ns = ts.astype(np.int64)
+    else:
+        ts_ns = (ts.astype(np.float64) * (1e9 / cps)).round().astype(np.int64)
+    to_ns = 1e9 / cps
+    end = int(ts_ns.max()) if len(ts_ns) else 0
+    tl = Timeline(cps, area.ncpus, end, area.lost, area.exit_code)
+    running: dict[int, tuple[int, int]] = {}  # cpu -> (tid, start)
+
+    def close(cpu: int, t: int) -> None:
+        cur = running.pop(cpu, None)
+        if cur is not None and cur[0] != 0:
+            tl.slices.append(Slice(cur[0], cpu, cur[1], t))
+
+    def job(tid: int, number: int) -> Job:
+        per = tl.jobs.setdefault(tid, {})
+        return per.setdefault(number, Job(tid, number))
+
+    types = recs["type"].tolist()
+    cpus = recs["cpu"].tolist()
+    tids = recs["tid"].tolist()
+    a0s = recs["arg0"].tolist()
+    a1s = recs["arg1"].tolist()
+    for i, t in enumerate(ts_ns.tolist()):
+        kind, cpu, tid, a0, a1 = types[i], cpus[i], tids[i], a0s[i], a1s[i]
+        if kind == Ev.THREAD_INFO:
+            tl.names[tid] = name_from_args(a0, a1)
+        elif kind == Ev.DISPATCH:
+            close(cpu, t)
+            running[cpu] = (tid, t)
+        elif kind in (Ev.IDLE, Ev.SHUTDOWN):
+            close(cpu, t)
+        elif kind in _ENDS_RUN:
+            if cpu in running and running[cpu][0] == tid:
+                close(cpu, t)
+        if kind == Ev.RELEASE:
+            j = job(tid, a0)
+            j.release_ns = t
+            j.abs_deadline_ns = round(a1 * to_ns)
+        elif kind == Ev.COMPLETE:
+            j = job(tid, a0)
+            j.complete_ns = t
+            j.kernel_response_ns = round(a1 * to_ns)
+        elif kind == Ev.DEADLINE_MISS:
+            j = job(tid, a0)
+            j.missed = True
+            if j.abs_deadline_ns is None:
+                j.abs_deadline_ns = round(a1 * to_ns)
+        elif kind == Ev.OVERRUN:
+            job(tid, a0).overrun = True
+        if kind in (Ev.RELEASE, Ev.DEADLINE_MISS, Ev.OVERRUN, Ev.FAULT, Ev.THREAD_STOP,
+                    Ev.MIGRATE, Ev.MARK, Ev.BOOT, Ev.SHUTDOWN):
+            tl.points.append(Point(Ev(kind), tid, cpu, t, a0, a1))
+    for cpu in list(running):
+        close(cpu, end)
+    for per in tl.jobs.values():
+        for j in per.values():
+            if j.lateness_ns is not None and j.lateness_ns > 0:
+                j.missed = True
+    return tl

@@ -1,0 +1,69 @@
+"""`partita trace RUN_DIR` or `partita trace RAM_FILE ELF`: decode the trace rings and write
+trace.bin (raw rings), trace.json (Perfetto) and gantt.png."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from partita import gantt, perfetto
+from partita.timeline import Timeline, build
+from partita.tracefmt import Area, TraceFormatError, pack, unpack
+
+
+def write_artifacts(area: Area, out: Path, *, png: bool = True,
+                    gantt_ms: float | None = None) -> Timeline:
+    """trace.bin, trace.json and gantt.png of one run into `out`; returns the timeline."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "trace.bin").write_bytes(pack(area))
+    tl = build(area)
+    perfetto.write(tl, out / "trace.json")
+    if png:
+        gantt.write(tl, out / "gantt.png", max_ms=gantt_ms)
+    return tl
+
+
+def load_run(run_dir: Path) -> tuple[Area, Timeline]:
+    """The area and timeline of a run directory holding trace.bin."""
+    area = unpack((run_dir / "trace.bin").read_bytes())
+    return area, build(area)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", help="run directory (with trace.bin), or the guest RAM file")
+    p.add_argument("elf", nargs="?", help="kernel ELF (when SOURCE is a RAM file)")
+    p.add_argument("-o", "--out", help="output directory (default: the run directory / out)")
+    p.add_argument("--gantt-ms", type=float, default=None,
+                   help="time window of the Gantt chart in ms (0 = whole run; default <= 200)")
+    p.add_argument("--no-png", action="store_true", help="skip the Gantt chart")
+
+
+def run(args: argparse.Namespace) -> int:
+    src = Path(args.source)
+    try:
+        if src.is_dir():
+            area = unpack((src / "trace.bin").read_bytes())
+            out = Path(args.out) if args.out else src
+        elif args.elf:
+            from partita.qemu import read_trace_area
+
+            area = read_trace_area(src, Path(args.elf))
+            out = Path(args.out or "out")
+            gen = Path(args.elf).parent / "gen" / "pt_config.json"  # for `partita report`
+            if gen.exists():
+                out.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(gen, out / "pt_config.json")
+        else:
+            print("error: give a run directory, or a RAM file and its ELF", file=sys.stderr)
+            return 2
+    except (OSError, TraceFormatError, KeyError, ValueError) as e:
+        print(f"error: {src}: {e}", file=sys.stderr)
+        return 1
+    tl = write_artifacts(area, out, png=not args.no_png, gantt_ms=args.gantt_ms)
+    n = sum(len(r.records) for r in area.rings)
+    print(f"{n} records from {area.ncpus} harts ({area.lost} lost), "
+          f"{len(tl.names)} threads, {tl.end_ns / 1e6:.1f} ms -> {out}/trace.json"
+          + ("" if args.no_png else f", {out}/gantt.png"))
+    return 0
