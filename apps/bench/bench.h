@@ -18,10 +18,12 @@
 #ifndef APPS_BENCH_H
 #define APPS_BENCH_H
 
-#include <stdint.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <partita/api.h>
 #include <partita/sync.h>
+
+#include "../lib/ufmt.h"
 
 /* Priorities (FP, 0 highest). The driver runs at BENCH_PRIO; helpers above or below it;
  * the filler threads (the "threads present") below every thread taking part. */
@@ -101,9 +103,6 @@ void bench_settle(void);
 void bench_settle_sleep(void);
 void bench_report(enum bench_op op, unsigned threads);
 void bench_measure_overhead(void);
-void bench_say(const char *s);
-void bench_fmt_u64(char *b, int *n, uint64_t v);
-void bench_puts(char *b, int *n, const char *s);
 
 /* Filler threads: the "threads present" that take no part in the operation. */
 void bench_fillers_grow(unsigned n, int16_t sched, int16_t cpu);

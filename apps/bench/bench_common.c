@@ -83,36 +83,10 @@ void bench_measure_overhead(void)
 	bench.overhead = best;
 	char buf[48];
 	int n = 0;
-	bench_puts(buf, &n, "BENCH-OVERHEAD ");
-	bench_fmt_u64(buf, &n, best);
+	pt_ufmt_str(buf, &n, "BENCH-OVERHEAD ");
+	pt_ufmt_u64(buf, &n, best);
 	buf[n++] = '\n';
 	pt_console_write(buf, (size_t)n);
-}
-
-void bench_puts(char *b, int *n, const char *s)
-{
-	while (*s)
-		b[(*n)++] = *s++;
-}
-
-void bench_fmt_u64(char *b, int *n, uint64_t v)
-{
-	char t[24];
-	int i = 0;
-	do {
-		t[i++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (i)
-		b[(*n)++] = t[--i];
-}
-
-void bench_say(const char *s)
-{
-	size_t n = 0;
-	while (s[n])
-		n++;
-	pt_console_write(s, n);
 }
 
 void bench_report(enum bench_op op, unsigned threads)
@@ -120,16 +94,16 @@ void bench_report(enum bench_op op, unsigned threads)
 	const struct bench_stat *s = &bench.stat[op];
 	char b[128];
 	int n = 0;
-	bench_puts(b, &n, "BENCH ");
-	bench_puts(b, &n, op_names[op]);
-	bench_puts(b, &n, bench.variant_user ? " user threads=" : " kernel threads=");
-	bench_fmt_u64(b, &n, threads);
-	bench_puts(b, &n, op_dispatch[op] ? " dispatch=1 min=" : " dispatch=0 min=");
-	bench_fmt_u64(b, &n, s->min);
-	bench_puts(b, &n, " max=");
-	bench_fmt_u64(b, &n, s->max);
-	bench_puts(b, &n, " n=");
-	bench_fmt_u64(b, &n, s->n);
+	pt_ufmt_str(b, &n, "BENCH ");
+	pt_ufmt_str(b, &n, op_names[op]);
+	pt_ufmt_str(b, &n, bench.variant_user ? " user threads=" : " kernel threads=");
+	pt_ufmt_u64(b, &n, threads);
+	pt_ufmt_str(b, &n, op_dispatch[op] ? " dispatch=1 min=" : " dispatch=0 min=");
+	pt_ufmt_u64(b, &n, s->min);
+	pt_ufmt_str(b, &n, " max=");
+	pt_ufmt_u64(b, &n, s->max);
+	pt_ufmt_str(b, &n, " n=");
+	pt_ufmt_u64(b, &n, s->n);
 	b[n++] = '\n';
 	pt_console_write(b, (size_t)n);
 }
@@ -157,7 +131,7 @@ void bench_fillers_grow(unsigned n, int16_t sched, int16_t cpu)
 		};
 		int tid = pt_thread_create(&a);
 		if (tid <= 0) {
-			bench_say("BENCH-ERROR filler create failed\n");
+			pt_usay("BENCH-ERROR filler create failed\n");
 			return;
 		}
 		if (nfillers & 1)
@@ -186,7 +160,7 @@ void bench_main(void *arg)
 	bench.sem = pt_sem_create(0, 1);
 	bench.mq = pt_mq_create(8, 4);
 	if (bench.sem < 0 || bench.mq < 0)
-		bench_say("BENCH-ERROR object create failed\n");
+		pt_usay("BENCH-ERROR object create failed\n");
 	bench_measure_overhead();
 	for (unsigned i = 0; i < NCOUNTS; i++) {
 		bench_fillers_grow(thread_counts[i], -1, -1);
@@ -195,5 +169,5 @@ void bench_main(void *arg)
 		bench_run_timer(thread_counts[i]);
 	}
 	bench_fillers_clear();
-	bench_say("BENCH-END\n");
+	pt_usay("BENCH-END\n");
 }

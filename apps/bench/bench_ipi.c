@@ -31,7 +31,7 @@ void bench_ipi_main(void *arg)
 	bench.sem = pt_sem_create(0, 1);
 	bench.sem_reply = pt_sem_create(0, 1);
 	if (bench.sem < 0 || bench.sem_reply < 0)
-		bench_say("BENCH-ERROR object create failed\n");
+		pt_usay("BENCH-ERROR object create failed\n");
 	bench_measure_overhead();
 	for (unsigned i = 0; i < sizeof(ipi_counts) / sizeof(ipi_counts[0]); i++) {
 		bench_fillers_grow(ipi_counts[i], REMOTE_SCHED, REMOTE_CPU);
@@ -43,7 +43,7 @@ void bench_ipi_main(void *arg)
 		};
 		int tid = pt_thread_create(&a);
 		if (tid <= 0)
-			bench_say("BENCH-ERROR peer create failed\n");
+			pt_usay("BENCH-ERROR peer create failed\n");
 		pt_sleep_ns(100000); /* let it reach its first take */
 		for (int r = 0; r < REPS; r++) {
 			bench_settle_sleep();
@@ -55,5 +55,5 @@ void bench_ipi_main(void *arg)
 		bench_report(OP_IPI, ipi_counts[i]);
 	}
 	bench_fillers_clear();
-	bench_say("BENCH-END\n");
+	pt_usay("BENCH-END\n");
 }

@@ -19,7 +19,7 @@ static int spawn(void (*entry)(void *), uint16_t prio, void *arg)
 	};
 	int tid = pt_thread_create(&a);
 	if (tid <= 0)
-		bench_say("BENCH-ERROR peer create failed\n");
+		pt_usay("BENCH-ERROR peer create failed\n");
 	return tid;
 }
 

@@ -7,8 +7,10 @@
  */
 #include <stdint.h>
 #include <partita/api.h>
-#include <partita/sync.h>
 #include <partita/config.h>
+#include <partita/sync.h>
+
+#include "../lib/ufmt.h"
 
 static volatile int order[16];
 static volatile int norder;
@@ -16,30 +18,6 @@ static volatile int flag;
 static volatile int sem_id = -1, mq_id = -1, mutex_id = -1, done_sem = -1;
 static volatile uint64_t rx_sum;
 static int pass, fail;
-
-static void say(const char *s)
-{
-	uint32_t n = 0;
-	while (s[n])
-		n++;
-	pt_console_write(s, n);
-}
-
-static void put_int(char *b, int *k, long v)
-{
-	char t[24];
-	int i = 0;
-	if (v < 0) {
-		b[(*k)++] = '-';
-		v = -v;
-	}
-	do {
-		t[i++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (i)
-		b[(*k)++] = t[--i];
-}
 
 static void check(int ok, const char *name)
 {
@@ -127,7 +105,7 @@ static int spawn(const char *name, void (*fn)(void *), void *arg, unsigned prio,
 void api_main(void *arg)
 {
 	(void)arg;
-	say("api: start\n");
+	pt_usay("api: start\n");
 	/* 1. semaphore give wakes a higher-priority waiter at once (preemption on give) */
 	sem_id = pt_sem_create(0, 10);
 	norder = 0;
@@ -206,11 +184,11 @@ void api_main(void *arg)
 	const char *p = "api: done pass=";
 	while (*p)
 		b[k++] = *p++;
-	put_int(b, &k, pass);
+	pt_ufmt_i64(b, &k, pass);
 	p = " fail=";
 	while (*p)
 		b[k++] = *p++;
-	put_int(b, &k, fail);
+	pt_ufmt_i64(b, &k, fail);
 	b[k++] = '\n';
 	pt_console_write(b, (size_t)k);
 }

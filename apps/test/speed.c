@@ -2,17 +2,7 @@
 #include <stdint.h>
 #include <partita/api.h>
 
-static void put_dec(char *b, int *n, uint64_t v)
-{
-	char t[24];
-	int i = 0;
-	do {
-		t[i++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (i)
-		b[(*n)++] = t[--i];
-}
+#include "../lib/ufmt.h"
 
 /* arg = loop iterations (2 instructions each). */
 void test_speed(void *arg)
@@ -26,9 +16,9 @@ void test_speed(void *arg)
 	const char *p = "speed: tid ";
 	while (*p)
 		b[k++] = *p++;
-	put_dec(b, &k, (uint64_t)pt_thread_self());
+	pt_ufmt_u64(b, &k, (uint64_t)pt_thread_self());
 	b[k++] = ' ';
-	put_dec(b, &k, dt);
+	pt_ufmt_u64(b, &k, dt);
 	b[k++] = '\n';
 	pt_console_write(b, (size_t)k);
 }

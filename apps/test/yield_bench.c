@@ -6,17 +6,7 @@
 #include <stdint.h>
 #include <partita/api.h>
 
-static void put_dec(char *b, int *k, uint64_t v)
-{
-	char t[24];
-	int i = 0;
-	do {
-		t[i++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (i)
-		b[(*k)++] = t[--i];
-}
+#include "../lib/ufmt.h"
 
 void test_yield_partner(void *arg)
 {
@@ -40,7 +30,7 @@ void test_yield_driver(void *arg)
 	const char *p = "yield: cycles per yield+switch = ";
 	while (*p)
 		b[k++] = *p++;
-	put_dec(b, &k, dt / (2 * n));
+	pt_ufmt_u64(b, &k, dt / (2 * n));
 	b[k++] = '\n';
 	pt_console_write(b, (size_t)k);
 }

@@ -8,7 +8,7 @@ import fcntl
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +20,20 @@ ROOT = Path(__file__).resolve().parents[2]  # the repository (tools/partita/buil
 
 class BuildError(Exception):
     pass
+
+
+def report_errors(fn: Callable[[], int]) -> int:
+    """Run a verb's body; a bad configuration exits 2 and a failed build 1, each with its
+    message on stderr (a ConfigError names the file, the field and the problem)."""
+    try:
+        return fn()
+    except ConfigError as e:
+        for line in e.lines():
+            print(f"error: {line}", file=sys.stderr)
+        return 2
+    except BuildError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
 
 
 @dataclass
@@ -78,16 +92,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
+    def body() -> int:
         build_dir = ROOT / "build" / load_resolved(args.config).name
         with locked(build_dir):
             b = build(args.config, jobs=args.jobs)
-    except ConfigError as e:
-        for line in e.lines():
-            print(f"error: {line}", file=sys.stderr)
-        return 2
-    except BuildError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    print(f"built {b.elf.relative_to(ROOT)}")
-    return 0
+        print(f"built {b.elf.relative_to(ROOT)}")
+        return 0
+
+    return report_errors(body)

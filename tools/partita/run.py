@@ -12,8 +12,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from partita.build import ROOT, Build, BuildError, build, locked
-from partita.config import ConfigError, load_resolved
+from partita.build import ROOT, Build, build, locked, report_errors
+from partita.config import load_resolved
 from partita.qemu import BootResult, boot, read_trace_area
 from partita.stats import TaskStats
 from partita.timeline import Timeline
@@ -117,18 +117,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return report_errors(lambda: _run(args))
+
+
+def _run(args: argparse.Namespace) -> int:
     from partita.report import render
 
-    try:
-        r = run_config(args.config, args.out, timeout_s=args.timeout, echo=not args.quiet,
-                       png=not args.no_png, gantt_ms=args.gantt_ms)
-    except ConfigError as e:
-        for line in e.lines():
-            print(f"error: {line}", file=sys.stderr)
-        return 2
-    except BuildError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    r = run_config(args.config, args.out, timeout_s=args.timeout, echo=not args.quiet,
+                   png=not args.no_png, gantt_ms=args.gantt_ms)
     if r.timeline is not None:
         render(r.stats, r.timeline, title=f"Partita {r.build.system.name}")
         from partita.spm.report import render_extra  # brief 0: TDMA slots, I/O, invariants

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from partita.analysis import gedf, generators, partition
-from partita.experiments.runner import Chunk, chunk_rng, chunks, run_chunks
+from partita.experiments.runner import Chunk, accumulate, chunk_rng, chunks, run_chunks, write_csv
 
 MS = (2, 4, 8)
 STEPS = np.round(np.arange(1, 41) * 0.025, 3)
@@ -44,18 +44,8 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False) -> Path
     work = chunks(len(_points()), sets, CHUNK)
     res = run_chunks(functools.partial(_chunk, seed), work, jobs, "gedf-vs-pedf", quiet)
     pts = _points()
-    tot = np.zeros((len(pts), len(METHODS)), dtype=np.int64)
-    cnt = np.zeros(len(pts), dtype=np.int64)
-    for p, acc, k in res:
-        tot[p] += acc
-        cnt[p] += k
-    out.mkdir(parents=True, exist_ok=True)
-    csv = out / "results.csv"
-    with csv.open("w") as f:
-        f.write("m,u_norm,method,accepted,sets,ratio\n")
-        for p, (m, u) in enumerate(pts):
-            for j, meth in enumerate(METHODS):
-                f.write(f"{m},{u},{meth},{tot[p, j]},{cnt[p]},{tot[p, j] / cnt[p]:.4f}\n")
+    tot, cnt = accumulate(res, len(pts), len(METHODS))
+    csv = write_csv(out / "results.csv", ["m", "u_norm"], pts, METHODS, tot, cnt)
     _plot(out / "acceptance.png", pts, tot / cnt[:, None], seed, sets)
     return csv
 

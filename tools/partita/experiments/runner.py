@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,3 +44,28 @@ def run_chunks(fn: Callable[[Chunk], Any], work: Sequence[Chunk], jobs: int, tit
                     out.append(r)
                     prog.advance(bar)
     return out
+
+
+def accumulate(res: Sequence[tuple[int, Sequence[int], int]], points: int, methods: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Sum chunk results (point, accepted per method, sets) into per-point totals."""
+    tot = np.zeros((points, methods), dtype=np.int64)
+    cnt = np.zeros(points, dtype=np.int64)
+    for p, acc, k in res:
+        tot[p] += np.asarray(acc, dtype=np.int64)
+        cnt[p] += k
+    return tot, cnt
+
+
+def write_csv(path: Path, keys: Sequence[str], points: Sequence[Sequence[object]],
+              methods: Sequence[str], tot: np.ndarray, cnt: np.ndarray) -> Path:
+    """One row per (point, method): the point's key columns, then accepted, sets and ratio."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as f:
+        f.write(",".join([*keys, "method", "accepted", "sets", "ratio"]) + "\n")
+        for p, key in enumerate(points):
+            for j, meth in enumerate(methods):
+                cols = [*map(str, key), meth, str(tot[p, j]), str(cnt[p]),
+                        f"{tot[p, j] / cnt[p]:.4f}"]
+                f.write(",".join(cols) + "\n")
+    return path

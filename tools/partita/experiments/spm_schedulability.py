@@ -22,7 +22,7 @@ import numpy as np
 
 from partita.analysis import fp, generators, spm
 from partita.analysis.generators import NS_PER_US, TABLE_IV_NS, TABLE_V
-from partita.experiments.runner import Chunk, chunk_rng, chunks, run_chunks
+from partita.experiments.runner import Chunk, accumulate, chunk_rng, chunks, run_chunks, write_csv
 
 STEPS = np.round(np.arange(1, 21) * 0.05, 3)
 SPM_NS = np.array([r[1] for r in TABLE_V], dtype=np.int64) * NS_PER_US
@@ -55,18 +55,9 @@ def _chunk(seed: int, w: Chunk) -> tuple[int, list[int], int]:
 def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False) -> Path:
     work = chunks(len(STEPS), sets, CHUNK)
     res = run_chunks(functools.partial(_chunk, seed), work, jobs, "spm-schedulability", quiet)
-    tot = np.zeros((len(STEPS), len(METHODS)), dtype=np.int64)
-    cnt = np.zeros(len(STEPS), dtype=np.int64)
-    for p, acc, k in res:
-        tot[p] += acc
-        cnt[p] += k
-    out.mkdir(parents=True, exist_ok=True)
-    csv = out / "results.csv"
-    with csv.open("w") as f:
-        f.write("utilization,method,accepted,sets,ratio\n")
-        for p, u in enumerate(STEPS):
-            for j, meth in enumerate(METHODS):
-                f.write(f"{u},{meth},{tot[p, j]},{cnt[p]},{tot[p, j] / cnt[p]:.4f}\n")
+    tot, cnt = accumulate(res, len(STEPS), len(METHODS))
+    csv = write_csv(out / "results.csv", ["utilization"], [(float(u),) for u in STEPS],
+                    METHODS, tot, cnt)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
