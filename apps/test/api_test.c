@@ -14,8 +14,10 @@
 
 static volatile int order[16];
 static volatile int norder;
-static volatile int flag;
-static volatile int sem_id = -1, mq_id = -1, mutex_id = -1, done_sem = -1;
+/* shared with api_user, which runs in the user partition `app` */
+static volatile int flag PT_SHARED;
+static volatile int sem_id PT_SHARED = -1, mq_id PT_SHARED = -1, mutex_id PT_SHARED = -1,
+		    done_sem PT_SHARED = -1;
 static volatile uint64_t rx_sum;
 static int pass, fail;
 

@@ -7,6 +7,10 @@
  *   [3]  0xC0000000  kernel stacks, 4 KiB pages with an unmapped guard page below each;
  *                    one level-1 table shared by every root, so a new stack appears in all
  *   [4]  0x100000000 the partition's private user region (its own level-1 table)
+ * A user partition's root gets its own copy of the user view's level-1 table and of the
+ * level-0 tables around the user window's data, whose pages point at the partition's own
+ * copies of the application globals (hal_as_private_data); the PT_SHARED pages at the start
+ * of the data window stay common to all partitions.
  * Page-table pages come from a static pool; tables are only ever extended, never torn down.
  */
 #include <partita/hal.h>
@@ -31,7 +35,7 @@ static volatile uint32_t mmu_lock_next, mmu_lock_owner;
 static pte_t *kroot, *uram_l1, *kstack_l1;
 static uint64_t ksatp;
 
-extern char __user_start[], __user_data_start[], __user_end[];
+extern char __user_start[], __user_data_start[], __user_private_start[], __user_end[];
 
 static pte_t *pt_alloc(void)
 {
@@ -115,6 +119,51 @@ hal_as_t hal_as_create(uint16_t asid)
 	return (8ul << 60) | ((uint64_t)asid << 44) | ((uint64_t)root >> 12);
 }
 
+static pte_t *as_root(hal_as_t as) { return (pte_t *)((as & ((1ul << 44) - 1)) << 12); }
+
+int hal_as_private_data(hal_as_t as, uintptr_t (*page)(void *ctx), void *ctx)
+{
+	uint64_t udata = (uint64_t)__user_private_start, uhi = (uint64_t)__user_end;
+	pte_t *root = as_root(as);
+	if (!as || pte_next(root[2]) != uram_l1)
+		return -1; /* not a fresh user space, or already private */
+	lock();
+	pte_t *l1 = pt_alloc();
+	if (l1) {
+		for (int i = 0; i < 512; i++)
+			l1[i] = uram_l1[i];
+		/* the user window was split into 4 KiB pages by hal_mmu_init: copy those tables */
+		for (uint64_t i = (udata - 0x80000000ul) >> 21; l1 && i <= (uhi - 1 - 0x80000000ul) >> 21; i++) {
+			pte_t *l0 = pt_alloc();
+			if (!l0) {
+				l1 = 0;
+				break;
+			}
+			pte_t *src = pte_next(uram_l1[i]);
+			for (int j = 0; j < 512; j++)
+				l0[j] = src[j];
+			l1[i] = pte_table(l0);
+		}
+	}
+	unlock();
+	if (!l1)
+		return -1;
+	for (uint64_t va = udata; va < uhi; va += HAL_PAGE_SIZE) {
+		uintptr_t pa = page(ctx);
+		if (!pa)
+			return -1;
+		const uint64_t *from = (const uint64_t *)va;
+		uint64_t *to = (uint64_t *)pa;
+		for (int k = 0; k < (int)(HAL_PAGE_SIZE / 8); k++)
+			to[k] = from[k];
+		pte_t *l0 = pte_next(l1[(va - 0x80000000ul) >> 21]);
+		l0[(va >> 12) & 0x1ff] = pte_leaf(pa, PTE_R | PTE_W | PTE_U);
+	}
+	root[2] = pte_table(l1); /* publish last: the space never sees half-made tables */
+	__asm__ volatile("sfence.vma" ::: "memory");
+	return 0;
+}
+
 static pte_t *walk(pte_t *root, uint64_t va, bool create)
 {
 	pte_t *t = root;
@@ -141,7 +190,7 @@ int hal_as_map(hal_as_t as, uintptr_t va, uintptr_t pa, size_t bytes, unsigned f
 	if (va >= HAL_USER_VA && va < HAL_USER_VA_END) {
 		if (!as)
 			return -1;
-		root = (pte_t *)((as & ((1ul << 44) - 1)) << 12);
+		root = as_root(as);
 	} else if (!(va >= HAL_KSTACK_VA && va < HAL_KSTACK_VA_END)) {
 		return -1;
 	}
@@ -195,7 +244,7 @@ bool hal_as_check(hal_as_t as, uintptr_t va, size_t n, bool write)
 {
 	if (!as || va + n < va || va + n > (1ul << 38))
 		return false;
-	pte_t *root = (pte_t *)((as & ((1ul << 44) - 1)) << 12);
+	pte_t *root = as_root(as);
 	uintptr_t end = va + n;
 	for (uintptr_t p = va & ~0xffful; p < end; p += HAL_PAGE_SIZE) {
 		pte_t e = lookup(root, p);

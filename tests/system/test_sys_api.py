@@ -46,3 +46,12 @@ def test_kernel_stack_overflow_panics_naming_the_thread(tmp_path: Path) -> None:
     m = re.search(r"KERNEL PANIC cpu=\d thread=(\w+) kernel stack overflow .*stack=\[(0x[0-9a-f]+),"
                   r"(0x[0-9a-f]+)\)", r.boot.console)
     assert m and m.group(1) == "k_ovf", r.describe()
+
+
+def test_application_globals_are_private_to_each_partition(
+        boot: Callable[..., RunResult]) -> None:
+    # the same global, written by partition A (1000) and then by B (2000): each user partition
+    # sees only its own copy, the kernel partition the image's; a PT_SHARED flag is common
+    r = boot(str(TEST_CONFIGS / "isolation.yaml"))
+    seen = dict(re.findall(r"^iso: (\w+) counter=(\d+)$", r.boot.console, re.MULTILINE))
+    assert seen == {"reader": "7", "writer": "1000", "kernel": "7"}, r.describe()

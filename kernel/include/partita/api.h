@@ -26,6 +26,11 @@
 
 #define PT_THREAD_NAME_MAX 15
 
+/* Application globals are private to each user partition (every partition gets its own copy
+ * of .data/.bss). A variable marked PT_SHARED lives in pages that every partition and every
+ * kernel thread share: the explicit, reviewable way to exchange data between partitions. */
+#define PT_SHARED __attribute__((section(".ushared")))
+
 /* Attributes of a dynamically created thread (see pt_thread_cfg for the static ones). */
 struct pt_thread_attr {
 	const char *name;         /* copied, at most PT_THREAD_NAME_MAX characters */

@@ -64,6 +64,11 @@ typedef uint64_t hal_as_t; /* an address space; 0 = the kernel's */
 void hal_mmu_init(void);            /* hart 0, once: build the kernel table */
 void hal_mmu_enable(void);          /* every hart: switch to the kernel table */
 hal_as_t hal_as_create(uint16_t asid); /* a user address space; 0 if out of tables */
+/* Give `as` its own copies of the application data pages (the user window's .data/.bss), so
+ * one partition's globals are invisible to every other partition (PT_SHARED ones excepted). Each copy starts as the
+ * page's current contents: call at boot, before any thread runs. `page` returns a zeroed or
+ * dirty physical page (the core draws it from the partition's colors) or 0; -1 on failure. */
+int hal_as_private_data(hal_as_t as, uintptr_t (*page)(void *ctx), void *ctx);
 /* Map [va, va+bytes) to physical pa. Kernel-stack VAs go to the table shared by all. */
 int hal_as_map(hal_as_t as, uintptr_t va, uintptr_t pa, size_t bytes, unsigned flags);
 void hal_as_switch(hal_as_t as);
