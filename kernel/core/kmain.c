@@ -17,6 +17,13 @@ void pt_kmain(uint32_t cpu);
 void pt_subsys_boot(void) __attribute__((weak));
 void pt_subsys_cpu_entry(uint32_t cpu) __attribute__((weak));
 
+/* A page for a partition's private copy of the application globals, from its own colors. */
+static uintptr_t partition_page(void *ctx)
+{
+	const struct pt_partition *p = ctx;
+	return pt_pages_alloc(p->colors, 1);
+}
+
 static void partitions_init(void)
 {
 	if (pt_config.npartitions > PT_MAX_PARTITIONS)
@@ -34,6 +41,8 @@ static void partitions_init(void)
 		p->as = hal_as_create((uint16_t)(i + 1));
 		if (!p->as)
 			pt_panic("partition %s: out of page tables", pc->name);
+		if (hal_as_private_data(p->as, partition_page, p))
+			pt_panic("partition %s: no memory for its private data pages", pc->name);
 		/* heap: the first pages of the partition region */
 		p->heap_lo = p->heap_hi = HAL_USER_VA;
 		for (uint32_t off = 0; off < pc->heap_bytes; off += HAL_PAGE_SIZE) {
