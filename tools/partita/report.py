@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from partita.stats import TaskStats, attach_bounds, attach_config, task_stats
+from partita.stats import TaskStats, attach_bounds, attach_config, bound_violations, task_stats
 from partita.timeline import Timeline
 
 
@@ -76,6 +76,14 @@ def render(stats: dict[str, TaskStats], tl: Timeline, title: str = "Partita run"
     faults = [s for s in stats.values() if s.faults or s.stopped]
     con.print(f"deadline misses: {misses}; trace records lost: {tl.lost}; "
               f"exit code: {tl.exit_code}")
+    if with_bounds:
+        bad = bound_violations(tl, {s.name: s.bound_ns for s in stats.values()
+                                    if s.bound_ns is not None})
+        jobs = sum(s.released for s in stats.values() if s.bound_ns is not None)
+        con.print("jobs above their analysis bound: "
+                  + (f"[red]{len(bad)}[/] of {jobs}" if bad else f"0 of {jobs}"))
+        for v in bad[:5]:
+            con.print(f"[red]  {v}[/]")
     for s in faults:
         addr = "" if s.fault_addr is None else f" at 0x{s.fault_addr:x}"
         what = f"faulted{addr}" if s.faults else "was hit"

@@ -137,3 +137,50 @@ def attach_bounds(stats: dict[str, TaskStats], bounds: dict[str, object]) -> Non
         st.schedulable = b.get("schedulable")
         if st.deadline_ns is None:
             st.deadline_ns = b.get("deadline_ns")
+
+
+@dataclass
+class BoundViolation:
+    """A job whose response time exceeded its task's analysis bound (or a task without one)."""
+
+    task: str
+    job: int | None
+    release_ns: int | None
+    response_ns: int | None  # observed; for an unfinished job, a lower bound (end - release)
+    bound_ns: int | None
+    finished: bool = True
+
+    def __str__(self) -> str:
+        if self.bound_ns is None:
+            return f"{self.task}: no analysis bound"
+        what = "response" if self.finished else "unfinished at end of trace, response >"
+        return (f"{self.task} job {self.job} released at {self.release_ns} ns: {what} "
+                f"{self.response_ns} ns > bound {self.bound_ns} ns")
+
+
+def bound_violations(tl: Timeline, bounds: dict[str, int | None]) -> list[BoundViolation]:
+    """Check every traced job of every task in `bounds` ({task: bound_ns or None}) against
+    its bound: a completed job whose response (COMPLETE - RELEASE) exceeds it, a job still
+    unfinished at the end of the trace although released more than the bound before it, and
+    a task whose bound is None. Tasks absent from the trace are not reported (check
+    `released` separately)."""
+    out: list[BoundViolation] = []
+    for name, bound in bounds.items():
+        tid = tl.tid_of(name)
+        jobs = [] if tid is None else sorted(tl.jobs.get(tid, {}).values(),
+                                             key=lambda j: j.number)
+        if bound is None:
+            if jobs:
+                out.append(BoundViolation(name, None, None, None, None))
+            continue
+        for j in jobs:
+            if j.release_ns is None:
+                continue
+            r = j.response_ns
+            if j.complete_ns is not None and r is not None:
+                if r > bound:
+                    out.append(BoundViolation(name, j.number, j.release_ns, r, bound))
+            elif tl.end_ns - j.release_ns > bound:
+                out.append(BoundViolation(name, j.number, j.release_ns,
+                                          tl.end_ns - j.release_ns, bound, finished=False))
+    return out

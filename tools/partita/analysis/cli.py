@@ -3,7 +3,9 @@
 Two inputs are accepted:
 - a system configuration (has `schedulers:` and `threads:`), loaded with partita.config;
   every scheduler instance is analysed with the test matching its policy (fp -> fp-rta,
-  edf -> edf-qpa, gedf -> gedf-best), or with `--test` where it fits the policy;
+  edf -> edf-rta per cpu, gedf -> gedf-best), or with `--test` where it fits the policy;
+  the WCETs are inflated with the kernel costs of out/bench/kernel.json when that file
+  exists (`make bench`), scaled by the number of harts (see analyze_config);
 - a task set (has `tasks:`), the simple format documented in docs/analysis.md:
       platform: {cores: 2, tdma_slot_ns: 435160}    # optional, cores default 1
       test: fp-rta                                    # optional default test
@@ -33,10 +35,10 @@ from partita.model import Platform, Task, ThreePhaseTask
 
 Bounds = list[int | None]
 
-UNIPROC = ("fp-rta", "np-fp-rta", "ll", "hyperbolic", "edf-qpa", "edf-util")
+UNIPROC = ("fp-rta", "np-fp-rta", "ll", "hyperbolic", "edf-rta", "edf-qpa", "edf-util")
 GLOBAL = ("gfb", "bak", "bcl", "bcl-iter", "gedf-rta", "gedf-best")
-FAMILY = {"fp": ("fp-rta", "np-fp-rta", "ll", "hyperbolic"), "edf": ("edf-qpa", "edf-util"),
-          "gedf": GLOBAL}
+FAMILY = {"fp": ("fp-rta", "np-fp-rta", "ll", "hyperbolic"),
+          "edf": ("edf-rta", "edf-qpa", "edf-util"), "gedf": GLOBAL}
 PART = tuple(f"{s}-{h}" for s in ("pedf", "pfp") for h in partition.HEURISTICS)
 TESTS = UNIPROC + GLOBAL + PART + ("spm",)
 
@@ -48,7 +50,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where to write bounds.json (default: ./bounds.json)")
     p.add_argument("--cores", type=int, help="override the task set's platform cores (m)")
     p.add_argument("--overheads", type=Path, metavar="KERNEL_JSON",
-                   help="inflate WCETs with kernel costs (e.g. out/bench/kernel.json)")
+                   help="inflate WCETs with kernel costs (default for configurations: "
+                   "out/bench/kernel.json of the repository when it exists)")
+    p.add_argument("--no-overheads", action="store_true",
+                   help="do not add kernel costs, even when out/bench/kernel.json exists")
 
 
 # ------------------------------------------------------------------ task sets
@@ -109,6 +114,9 @@ def _uniproc(test: str, tasks: Sequence[Task]) -> tuple[bool, Bounds]:
     if test == "np-fp-rta":
         r = fp.np_rta(tasks)
         return r.schedulable, r.bounds_ns
+    if test == "edf-rta":
+        rb = edf.rta(tasks)
+        return all(x is not None and x <= t.d for x, t in zip(rb, tasks, strict=True)), rb
     order = fp.priority_order(tasks)
     if test in ("ll", "hyperbolic"):
         c = [tasks[i].wcet_ns for i in order]
@@ -158,29 +166,48 @@ def run_test(test: str, tasks: Sequence[Task], plat: Platform) -> tuple[bool, Bo
         if not sub:
             continue
         one = Platform(cores=1)
-        _, b = run_test("edf-qpa" if sched == "pedf" else "fp-rta", sub, one)
+        _, b = run_test("edf-rta" if sched == "pedf" else "fp-rta", sub, one)
         bounds.update({t.name: x for t, x in zip(sub, b, strict=True)})
     return True, [bounds[t.name] for t in tasks]
 
 
 # ------------------------------------------------------------------ configs
 
-_POLICY_TEST = {"fp": "fp-rta", "edf": "edf-qpa", "gedf": "gedf-best"}
+_POLICY_TEST = {"fp": "fp-rta", "edf": "edf-rta", "gedf": "gedf-best"}
 
 
-def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = None
+def default_kernel_json() -> Path:
+    """`out/bench/kernel.json` of the repository (written by `make bench`)."""
+    from partita.build import ROOT
+
+    return ROOT / "out" / "bench" / "kernel.json"
+
+
+def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = None,
+                   info: dict[str, Any] | None = None
                    ) -> tuple[str, list[tuple[Task, int | None]]]:
+    """Bounds of every periodic/sporadic thread of a configuration, per scheduler instance.
+
+    With `costs` (partita.analysis.overheads.load_costs_ns) every job is charged
+    overheads.per_job_ns(costs) x ncpus: the costs are measured on one busy hart, and under
+    QEMU icount every busy hart slows the others (docs/kernel.md), so like a WCET the charge
+    scales with the number of harts that may be busy at once. `info` (if given) receives
+    per-task {"scheduler", "cpu", "test"}."""
     from partita.config import load_resolved
 
     r = load_resolved(path)
     rows: list[tuple[Task, int | None]] = []
     used: list[str] = []
+    scale = r.ncpus
     for si, s in enumerate(r.scheds):
         groups: dict[int, list[Task]] = {}
         for th in r.threads:
             if th.sched != si or th.period_ns <= 0 or th.wcet_ns <= 0:
                 continue
             key = th.cpu if s.policy in ("fp", "edf") and len(s.cpus) > 1 else -1
+            if info is not None:
+                info[th.name[:31]] = {"scheduler": s.name,
+                                      "cpu": s.cpus[0] if len(s.cpus) == 1 else None}
             groups.setdefault(key, []).append(Task(
                 name=th.name[:31], wcet_ns=th.wcet_ns, period_ns=th.period_ns,
                 deadline_ns=th.deadline_ns or th.period_ns, jitter_ns=th.jitter_ns,
@@ -193,8 +220,11 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
         for key, tasks in groups.items():
             cores = len(s.cpus) if key == -1 and s.policy == "gedf" else 1
             if costs is not None:
-                tasks = overheads.inflate(tasks, costs)
+                tasks = overheads.inflate(tasks, costs, scale=scale)
             _, b = run_test(t, tasks, Platform(cores=cores))
+            if info is not None:
+                for x in tasks:
+                    info[x.name]["test"] = t
             rows += list(zip(tasks, b, strict=True))
         used.append(f"{s.name}:{t}")
     return ",".join(used), rows
@@ -204,18 +234,33 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
 
 
 def analyze_file(path: Path, test: str | None = None, cores: int | None = None,
-                 overheads_json: Path | None = None) -> dict[str, Any]:
+                 overheads_json: Path | None = None, auto_overheads: bool = True
+                 ) -> dict[str, Any]:
     """Analyse a file and return the bounds.json document (WCETs inflated with the kernel
-    costs of `overheads_json` if given, see partita.analysis.overheads)."""
-    costs = None if overheads_json is None else overheads.load_costs_ns(overheads_json)
+    costs of `overheads_json` if given, see partita.analysis.overheads). For a system
+    configuration without `overheads_json`, `default_kernel_json()` is used when it exists
+    and `auto_overheads` is true; the document's "overheads" entry says what was charged."""
     try:
         doc = yaml.safe_load(path.read_text())
     except OSError as e:
         raise AnalysisInputError(f"{path}: {e.strerror}") from None
     if not isinstance(doc, dict):
         raise AnalysisInputError(f"{path}: expected a YAML mapping")
-    if "threads" in doc or "schedulers" in doc:
-        name, rows = analyze_config(path, test, costs)
+    is_config = "threads" in doc or "schedulers" in doc
+    if overheads_json is None and is_config and auto_overheads \
+            and default_kernel_json().exists():
+        overheads_json = default_kernel_json()
+    costs = None if overheads_json is None else overheads.load_costs_ns(overheads_json)
+    extra: dict[str, Any] = {}
+    if is_config:
+        info: dict[str, Any] = {}
+        name, rows = analyze_config(path, test, costs, info)
+        per_job = 0 if costs is None else overheads.per_job_ns(costs)
+        from partita.config import load_resolved
+        ncpus = load_resolved(path).ncpus
+        extra["overheads"] = {
+            "source": None if overheads_json is None else str(overheads_json),
+            "per_job_ns": per_job, "harts": ncpus, "charged_ns": per_job * ncpus}
     else:
         tasks, plat, default = load_taskset(doc)
         if costs is not None:
@@ -228,9 +273,14 @@ def analyze_file(path: Path, test: str | None = None, cores: int | None = None,
             raise AnalysisInputError(f"unknown test {name!r}; choose from {', '.join(TESTS)}")
         _, b = run_test(name, tasks, plat)
         rows = list(zip(tasks, b, strict=True))
-    return {"test": name, "tasks": {
+    out: dict[str, Any] = {"test": name, "tasks": {
         t.name: {"bound_ns": bd, "deadline_ns": t.d,
                  "schedulable": bd is not None and bd <= t.d} for t, bd in rows}}
+    if is_config:
+        for t, _ in rows:
+            out["tasks"][t.name].update(wcet_ns=t.wcet_ns, **info.get(t.name, {}))
+    out.update(extra)
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -239,7 +289,8 @@ def run(args: argparse.Namespace) -> int:
 
     con = Console()
     try:
-        out = analyze_file(args.file, args.test, args.cores, args.overheads)
+        out = analyze_file(args.file, args.test, args.cores, args.overheads,
+                           auto_overheads=not args.no_overheads)
     except AnalysisInputError as e:
         con.print(f"[red]error:[/red] {e}")
         return 2
@@ -256,6 +307,12 @@ def run(args: argparse.Namespace) -> int:
         ok = "[green]ok[/green]" if r["schedulable"] else "[red]MISS[/red]"
         tab.add_row(name, b, f"{r['deadline_ns'] / 1e3:,.1f} µs", ok)
     con.print(tab)
+    ov = out.get("overheads")
+    if ov is not None:
+        con.print(f"kernel overheads: {ov['charged_ns']:,} ns per job "
+                  f"({ov['per_job_ns']:,} ns x {ov['harts']} harts, from {ov['source']})"
+                  if ov["source"] else "kernel overheads: not included "
+                  "(no out/bench/kernel.json; run `make bench` or pass --overheads)")
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(out, indent=1) + "\n")
     con.print(f"wrote {args.output}")

@@ -13,6 +13,15 @@
       t = max{d < L};  while h(t) <= t and h(t) > d_min:  t = h(t) if h(t) < t else
       max{d < t};  schedulable iff h(t) <= d_min.
   Exact for sporadic sets with arbitrary deadlines (no jitter, no blocking).
+- Response-time analysis (Spuri, "Analysis of deadline scheduled real-time systems", INRIA
+  RR-2772, 1996, no jitter): with L the synchronous busy period, for every candidate offset
+  a in A_i = {k T_j + D_j - D_i >= 0} below L, the job of task i released at a (with
+  floor(a/T_i) earlier jobs of i released in the busy period) completes at the least fixed
+  point of
+      t = (1 + floor(a/T_i)) C_i + sum_{j != i, D_j <= a + D_i}
+              min(ceil(t/T_j), 1 + floor((a + D_i - D_j)/T_j)) C_j
+  and R_i = max_a max(C_i, t(a) - a). Ties of absolute deadline are counted against task i.
+  Per-task worst-case response times; all R_i <= D_i iff the set is EDF-schedulable.
 """
 
 from __future__ import annotations
@@ -144,3 +153,55 @@ def qpa(tasks: Sequence[Task]) -> bool:
         if j:
             raise AnalysisInputError(f"task {name}: jitter_ns is not supported by the EDF test")
     return bool(qpa_batch(a.C, a.T, a.D)[0])
+
+
+def rta_one(C: Sequence[int], T: Sequence[int], D: Sequence[int], i: int,
+            max_points: int = 200_000) -> int | None:
+    """Worst-case EDF response time of task i (Spuri 1996, exact integers); None if the
+    set's utilization exceeds 1 (no finite busy period)."""
+    from fractions import Fraction
+
+    n = len(C)
+    if sum(Fraction(int(C[j]), int(T[j])) for j in range(n)) > 1:
+        return None
+    L = sum(C)  # synchronous busy period
+    while True:
+        nl = sum(-(-L // T[j]) * C[j] for j in range(n))
+        if nl == L:
+            break
+        L = nl
+    offs: set[int] = set()
+    for j in range(n):
+        a = D[j] - D[i]
+        if a < 0:
+            a += (-a + T[j] - 1) // T[j] * T[j]
+        while a < L:
+            offs.add(a)
+            a += T[j]
+            if len(offs) > max_points:
+                raise AnalysisInputError(
+                    f"EDF RTA: more than {max_points} offsets to check (busy period {L} ns)")
+    worst = C[i]
+    for a in sorted(offs):
+        dl = a + D[i]
+        own = (1 + a // T[i]) * C[i]
+        others = [(C[j], T[j], 1 + (dl - D[j]) // T[j]) for j in range(n)
+                  if j != i and D[j] <= dl]
+        t = own + sum(c for c, _, _ in others)
+        while True:
+            nt = own + sum(min(-(-t // tj), k) * c for c, tj, k in others)
+            if nt == t:
+                break
+            t = nt
+        worst = max(worst, t - a)
+    return worst
+
+
+def rta(tasks: Sequence[Task]) -> list[int | None]:
+    """Spuri's EDF response-time bound of every task (in the order given); jitter must be 0."""
+    a = as_arrays(tasks)
+    for name, j in zip(a.names, a.J, strict=True):
+        if j:
+            raise AnalysisInputError(f"task {name}: jitter_ns is not supported by the EDF test")
+    C, T, D = (list(map(int, x)) for x in (a.C, a.T, a.D))
+    return [rta_one(C, T, D, i) for i in range(a.n)]

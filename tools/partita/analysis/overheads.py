@@ -72,9 +72,10 @@ def per_job_ns(costs_ns: Mapping[str, int], model: Mapping[str, int] | None = No
 
 
 def inflate(tasks: Sequence[Task], costs_ns: Mapping[str, int],
-            model: Mapping[str, int] | None = None) -> list[Task]:
-    """Copies of `tasks` with wcet_ns increased by the per-job overhead."""
-    add = per_job_ns(costs_ns, model)
+            model: Mapping[str, int] | None = None, scale: int = 1) -> list[Task]:
+    """Copies of `tasks` with wcet_ns increased by the per-job overhead x `scale` (the
+    number of harts that may be busy at once, under QEMU icount)."""
+    add = per_job_ns(costs_ns, model) * scale
     out = []
     for t in tasks:
         c = t.wcet_ns + add
