@@ -77,7 +77,12 @@ def build(cfg_path: str | Path, *, quiet: bool = False, jobs: int | None = None)
            f"BUILD=build/{system.name}"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if not quiet and proc.stdout.strip():
-        print(proc.stdout.rstrip())
+        # one summary line; PARTITA_VERBOSE=1 shows every compiler command
+        if os.environ.get("PARTITA_VERBOSE"):
+            print(proc.stdout.rstrip())
+        else:
+            steps = sum(1 for ln in proc.stdout.splitlines() if " -c -o " in ln)
+            print(f"build/{system.name}: compiled {steps} file(s), linked {b.elf.name}")
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-40:])
         raise BuildError(f"kernel build failed ({' '.join(cmd)}):\n{tail}")
