@@ -104,7 +104,10 @@ struct pt_thread {
 	uintptr_t kstack_top, kstack_lo, ustack_top;
 	/* real time (cycles) */
 	uint64_t period, rel_deadline, wcet, offset;
-	uint64_t job, release_at, next_release, pending, last_sporadic;
+	uint64_t job;                  /* number of the last released job (1, 2, ...) */
+	uint64_t pending;              /* released jobs queued behind the active one */
+	uint64_t dl_checked;           /* last job whose deadline alarm fired */
+	uint64_t release_at, next_release, last_sporadic;
 	uint64_t dispatched_at, exec_job;
 	uint64_t n_done, n_miss, n_overrun, n_budget, max_response;
 	int16_t home_cpu;              /* cpu whose alarm queue holds its releases */
@@ -216,6 +219,7 @@ void pt_wake(struct pt_thread *t, int result);
 struct pt_thread *pt_waitq_first(struct pt_waitq *q);
 void pt_waitq_reposition(struct pt_thread *t);
 void pt_sync_thread_gone(struct pt_thread *t);          /* remove from queues, drop mutexes */
+void pt_sync_release_owned(struct pt_thread *t, int code); /* hand its mutexes on */
 void pt_mutex_pi_update(struct pt_thread *t);
 
 /* kernel implementations behind the pt_* stubs */

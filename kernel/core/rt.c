@@ -1,13 +1,22 @@
 /*
  * Real-time jobs. A periodic thread's releases come from its release alarm on its home cpu
  * (the pinned cpu, else the lowest cpu of its scheduler instance): release k happens at
- * epoch + offset + k * period. Each release also arms a deadline alarm at release + D:
- * if the job is still incomplete then, it is a deadline miss. A release that finds the
- * previous job still incomplete is an overrun. Both are counted, traced and handled by
- * miss_policy: RECORD keeps going (an overrun release is queued and runs right after the
- * late job), SKIP_NEXT drops the next release, STOP stops the thread.
+ * epoch + offset + k * period. Every release that becomes a job is traced (PT_EV_RELEASE) at
+ * its release instant with its absolute deadline, whether the job can start at once or not.
+ *
+ * A release that finds the previous job still incomplete is an overrun (PT_EV_OVERRUN, arg0 =
+ * the late job). miss_policy decides what happens to it:
+ *   RECORD     the release is a job all the same: numbered, traced, queued behind the late job
+ *              (t->pending) and started as soon as the jobs before it complete, with its own
+ *              release time and deadline. No release is ever lost.
+ *   SKIP_NEXT  the release is dropped (not a job); a deadline miss also drops the next one.
+ *   STOP       the thread is stopped.
+ * Deadlines: the deadline alarm always watches the oldest released, incomplete job whose
+ * deadline has not been checked yet (queued jobs included), so every job still incomplete at
+ * its deadline is counted and traced (PT_EV_DEADLINE_MISS) at that instant.
  * Budget enforcement: with enforce_budget, a job whose execution exceeds wcet is aborted
- * (counted, traced as THREAD_STOP reason BUDGET); the thread restarts at its next release.
+ * (counted, traced as THREAD_STOP reason BUDGET); the thread restarts at its next release and
+ * the releases queued behind the aborted job are dropped.
  */
 #include "kernel.h"
 
@@ -85,33 +94,58 @@ void pt_rt_start(struct pt_thread *t)
 	hal_irq_restore(f);
 }
 
-/* Start job at release time `rel` (t->sched locked). */
-static void start_job(struct pt_thread *t, uint64_t rel)
+/* Release time of released job n: the active job, or one queued behind it. */
+static uint64_t release_of(const struct pt_thread *t, uint64_t n)
 {
-	struct pt_sched *s = t->sched;
-	t->job++;
+	if (n == t->job - t->pending)
+		return t->release_at;
+	return t->next_release - (t->job - n + 1) * t->period;
+}
+
+/* Keep the deadline alarm on the oldest released, incomplete job whose deadline has not been
+ * checked yet, or off if there is none (t->sched locked). */
+static void deadline_track(struct pt_thread *t)
+{
+	struct pt_alarm *a = &t->deadline_alarm;
+	uint64_t n = t->job - t->pending;
+	if (n <= t->dl_checked)
+		n = t->dl_checked + 1;
+	if (!t->job_active || n > t->job) {
+		pt_alarm_cancel(a);
+		return;
+	}
+	if (__atomic_load_n(&a->cpu, __ATOMIC_ACQUIRE) >= 0 && a->data == n)
+		return;
+	a->data = n;
+	pt_alarm_arm(a, release_of(t, n) + t->rel_deadline);
+}
+
+/* Make the next job (already released and traced) the active one (t->sched locked). */
+static void activate_job(struct pt_thread *t, uint64_t rel)
+{
 	t->job_active = 1;
 	t->release_at = rel;
 	t->exec_job = 0;
+	t->se.abs_deadline = rel + t->rel_deadline;
+	deadline_track(t);
+}
+
+/* Release job number t->job + 1 at time `rel` and start it (t->sched locked, no active job). */
+static void start_job(struct pt_thread *t, uint64_t rel)
+{
+	struct pt_sched *s = t->sched;
 	uint64_t dl = rel + t->rel_deadline;
+	t->job++;
 	pt_trace_emit(PT_EV_RELEASE, t->tid, t->job, dl);
-	t->deadline_alarm.data = t->job;
-	pt_alarm_arm(&t->deadline_alarm, dl);
+	activate_job(t, rel);
 	if (t->state == PT_TS_WAIT_PERIOD) {
 		if (t->restart_job) {
 			t->restart_job = 0;
 			pt_thread_restart_ctx(t);
 		}
-		t->se.abs_deadline = dl;
 		pt_ready_locked(t);
-	} else {
-		/* running (a queued overrun release) or suspended: new key */
-		if (t->se.on_rq) {
-			t->se.abs_deadline = dl;
-			s->ops->key_changed(s, &t->se);
-		} else {
-			t->se.abs_deadline = dl;
-		}
+	} else if (t->se.on_rq) {
+		s->ops->key_changed(s, &t->se); /* suspended with a pending resume: new key */
 	}
 }
 
@@ -140,10 +174,15 @@ static void release_fn(struct pt_alarm *a)
 	} else if (t->job_active) {
 		t->n_overrun++;
 		pt_trace_emit(PT_EV_OVERRUN, t->tid, t->job, 0);
-		if (t->miss_policy == PT_MISS_STOP)
+		if (t->miss_policy == PT_MISS_STOP) {
 			stop = true;
-		else if (t->miss_policy == PT_MISS_RECORD)
+		} else if (t->miss_policy == PT_MISS_RECORD) {
+			/* a job all the same: traced now, run when the jobs before it are done */
+			t->job++;
 			t->pending++;
+			pt_trace_emit(PT_EV_RELEASE, t->tid, t->job, rel + t->rel_deadline);
+			deadline_track(t);
+		}
 		/* SKIP_NEXT: this release is dropped */
 	} else {
 		start_job(t, rel);
@@ -159,30 +198,39 @@ static void deadline_fn(struct pt_alarm *a)
 	struct pt_sched *s = t->sched;
 	bool stop = false;
 	pt_sched_lock(s);
-	if (t->job_active && t->job == a->data && t->state != PT_TS_STOPPED &&
-	    t->state != PT_TS_DEAD && t->state != PT_TS_FREE) {
+	uint64_t n = a->data;
+	uint8_t st = t->state;
+	/* re-armed by another cpu since it fired (its job completed meanwhile): stale */
+	bool stale = __atomic_load_n(&a->cpu, __ATOMIC_ACQUIRE) >= 0 || hal_cycles() < a->when;
+	if (stale || st == PT_TS_STOPPED || st == PT_TS_DEAD || st == PT_TS_FREE) {
+		pt_sched_unlock(s);
+		return;
+	}
+	t->dl_checked = n;
+	if (t->job_active && n >= t->job - t->pending && n <= t->job) {
 		t->n_miss++;
-		pt_trace_emit(PT_EV_DEADLINE_MISS, t->tid, t->job, t->release_at + t->rel_deadline);
+		pt_trace_emit(PT_EV_DEADLINE_MISS, t->tid, n, release_of(t, n) + t->rel_deadline);
 		if (t->miss_policy == PT_MISS_STOP)
 			stop = true;
 		else if (t->miss_policy == PT_MISS_SKIP_NEXT)
 			t->skip_next = 1;
 	}
+	if (!stop)
+		deadline_track(t); /* on to the next queued job, if any */
 	pt_sched_unlock(s);
 	if (stop)
 		stop_for_miss(t);
 }
 
-/* End of job (t->sched locked): trace, statistics. */
+/* End of the active job (t->sched locked): trace, statistics. */
 static void complete_job(struct pt_thread *t, uint64_t now)
 {
 	uint64_t resp = now - t->release_at;
-	pt_trace_emit(PT_EV_COMPLETE, t->tid, t->job, resp);
+	pt_trace_emit(PT_EV_COMPLETE, t->tid, t->job - t->pending, resp);
 	t->n_done++;
 	if (resp > t->max_response)
 		t->max_response = resp;
 	t->job_active = 0;
-	pt_alarm_cancel(&t->deadline_alarm);
 }
 
 int pt_k_wait_next_period(void)
@@ -201,20 +249,22 @@ int pt_k_wait_next_period(void)
 	if (t->job_active)
 		complete_job(t, now);
 	if (t->pending) {
-		uint64_t rel = t->next_release - t->pending * t->period;
+		/* the next job was released while this one ran late: start it now */
 		t->pending--;
 		pt_rt_account_out(t, now);
 		t->dispatched_at = now;
-		start_job(t, rel);
+		activate_job(t, t->next_release - (t->pending + 1) * t->period);
 		pt_rt_budget_arm(c, t, now);
 		pt_timer_reprogram(c);
+		/* its deadline is later than the last one's: a ready job may now beat it */
+		c->need_resched = 1;
 		pt_sched_unlock(s);
-		if (c->need_resched)
-			pt_schedule();
+		pt_schedule();
 		pt_flush_deferred();
 		hal_irq_restore(f);
 		return PT_OK;
 	}
+	deadline_track(t);
 	t->state = PT_TS_WAIT_PERIOD;
 	pt_switch_away_locked(c, s);
 	pt_flush_deferred();
@@ -278,6 +328,16 @@ void pt_rt_budget_expired(struct pt_cpu *c)
 		pt_rt_budget_arm(c, t, now);
 		pt_sched_unlock(s);
 		return;
+	}
+	/* The aborted job can never unlock what it holds: its mutexes go to their next waiters
+	 * (PT_EOWNERDEAD). pt_sync_lock comes before any scheduler lock, so drop s meanwhile;
+	 * interrupts stay masked and t stays this cpu's current thread. */
+	if (!pt_list_empty(&t->owned_mutexes)) {
+		pt_sched_unlock(s);
+		pt_spin_lock(&pt_sync_lock);
+		pt_sync_release_owned(t, PT_EOWNERDEAD);
+		pt_spin_unlock(&pt_sync_lock);
+		pt_sched_lock(s);
 	}
 	t->n_budget++;
 	pt_trace_emit(PT_EV_THREAD_STOP, t->tid, PT_STOP_BUDGET, t->job);

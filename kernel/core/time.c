@@ -125,12 +125,14 @@ void pt_irq_timer(void)
 	}
 	if (c->slice_end <= now)
 		c->need_resched = 1;
-	if (c->budget_end <= now)
-		pt_rt_budget_expired(c);
 	c->in_timer_irq = 0;
 	pt_timer_reprogram(c);
 	pt_flush_deferred();
 	pt_trace_emit(PT_EV_IRQ_EXIT, 0, 5, 0);
+	/* Last: an exhausted budget aborts the running job and switches away for good, so
+	 * everything above (the timer for the remaining alarms above all) must be done first. */
+	if (c->budget_end <= now)
+		pt_rt_budget_expired(c);
 }
 
 /* Sleeping is blocking on nothing with a timeout (kernel/sync/waitq.c). */

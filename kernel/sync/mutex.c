@@ -18,6 +18,7 @@ static int mutex_register(struct pt_mutex *m)
 			pt_list_init(&m->owned_node);
 			m->owner = 0;
 			m->depth = 0;
+			m->owner_died = 0;
 			m->id = (int16_t)i;
 			m->owner_part = pt_caller_part_tag();
 			mutex_table[i] = m;
@@ -100,7 +101,8 @@ int pt_k_mutex_lock(int id, uint64_t timeout_ns)
 		m->owner = me;
 		m->depth = 1;
 		pt_list_add_tail(&me->owned_mutexes, &m->owned_node);
-		r = PT_OK;
+		r = m->owner_died ? PT_EOWNERDEAD : PT_OK;
+		m->owner_died = 0;
 	} else if (m->owner == me) {
 		m->depth++;
 		r = PT_OK;

@@ -112,6 +112,29 @@ void pt_wake(struct pt_thread *t, int result)
 }
 
 /* t is being stopped or deleted: leave every queue, hand on the mutexes it holds. */
+/* Hand every mutex `t` holds to its first waiter, which returns from its lock call owning
+ * it with `code` (PT_EOWNERDEAD: the protected state may be inconsistent); a mutex without
+ * waiters becomes free and its next locker gets the code instead (POSIX robust mutexes).
+ * Called with pt_sync_lock held, when t will never unlock them. */
+void pt_sync_release_owned(struct pt_thread *t, int code)
+{
+	while (!pt_list_empty(&t->owned_mutexes)) {
+		struct pt_mutex *om = pt_list_first(&t->owned_mutexes, struct pt_mutex, owned_node);
+		pt_list_del(&om->owned_node);
+		struct pt_thread *w = pt_waitq_first(&om->wq);
+		om->owner = w;
+		om->depth = w ? 1 : 0;
+		if (w) {
+			pt_list_add_tail(&w->owned_mutexes, &om->owned_node);
+			pt_wake(w, code);
+			pt_mutex_pi_update(w);
+		} else {
+			om->owner_died = code == PT_EOWNERDEAD; /* told to the next locker */
+		}
+	}
+	pt_mutex_pi_update(t); /* back to its base priority */
+}
+
 void pt_sync_thread_gone(struct pt_thread *t)
 {
 	struct pt_mutex *m = t->blocked_on;
@@ -124,16 +147,5 @@ void pt_sync_thread_gone(struct pt_thread *t)
 	pt_alarm_cancel(&t->timeout_alarm);
 	if (m && m->owner)
 		pt_mutex_pi_update(m->owner);
-	while (!pt_list_empty(&t->owned_mutexes)) {
-		struct pt_mutex *om = pt_list_first(&t->owned_mutexes, struct pt_mutex, owned_node);
-		pt_list_del(&om->owned_node);
-		struct pt_thread *w = pt_waitq_first(&om->wq);
-		om->owner = w;
-		om->depth = w ? 1 : 0;
-		if (w) {
-			pt_list_add_tail(&w->owned_mutexes, &om->owned_node);
-			pt_wake(w, PT_OK);
-			pt_mutex_pi_update(w);
-		}
-	}
+	pt_sync_release_owned(t, PT_EOWNERDEAD);
 }

@@ -55,3 +55,16 @@ def test_application_globals_are_private_to_each_partition(
     r = boot(str(TEST_CONFIGS / "isolation.yaml"))
     seen = dict(re.findall(r"^iso: (\w+) counter=(\d+)$", r.boot.console, re.MULTILINE))
     assert seen == {"reader": "7", "writer": "1000", "kernel": "7"}, r.describe()
+
+
+def test_mutex_of_a_cut_off_owner_goes_on_with_eownerdead(
+        boot: Callable[..., RunResult]) -> None:
+    # owners cut off by budget enforcement (a waiter is queued) and by deletion (nobody
+    # waits: the next locker is told); afterwards each mutex locks normally again
+    r = boot(str(TEST_CONFIGS / "robust.yaml"))
+    got = {k: int(v) for k, v in re.findall(r"^robust: (\w+) (-?\d+)$", r.boot.console,
+                                             re.MULTILINE)}
+    eownerdead = -8  # PT_EOWNERDEAD, kernel/include/partita/api.h
+    assert got == {"budget_lock": eownerdead, "budget_unlock": 0, "budget_relock": 0,
+                   "delete": 0, "deleted_lock": eownerdead, "deleted_unlock": 0}, r.describe()
+    assert r.stats["r_budget"].budget_stops >= 1

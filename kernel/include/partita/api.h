@@ -20,6 +20,9 @@
 #define PT_EAGAIN (-5)    /* would block (zero timeout) or too early */
 #define PT_ESTATE (-6)    /* object or thread in the wrong state */
 #define PT_EDELETED (-7)  /* object deleted while waiting */
+#define PT_EOWNERDEAD (-8) /* mutex acquired, but its previous owner was stopped or its job
+			    * aborted (budget) while holding it: the protected state may be
+			    * inconsistent */
 
 #define PT_WAIT_FOREVER UINT64_MAX
 #define PT_NO_WAIT 0

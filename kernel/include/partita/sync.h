@@ -37,6 +37,7 @@ struct pt_mutex {
 	uint32_t depth;            /* recursive locks by the owner */
 	int16_t id;
 	uint16_t owner_part;
+	uint8_t owner_died; /* freed by a cut-off owner: the next lock returns PT_EOWNERDEAD */
 };
 
 struct pt_mq {
