@@ -16,6 +16,8 @@ static uint8_t *entry(struct pt_io_mbuf *m, uint32_t i)
 
 PT_SPM_ENTRY void spm_loopback(struct pt_spm_ctx *ctx)
 {
+	if (ctx->job == 1 && ctx->puts)
+		ctx->puts("loopback: first job"); /* through the I/O core's UART */
 	if (!ctx->in || !ctx->out)
 		return;
 	uint32_t n = ctx->in->count;

@@ -34,6 +34,9 @@ struct pt_spm_ctx {
 	uint64_t job;                 /* job number, 1-based */
 	struct pt_io_mbuf *in;        /* input mirror (NULL if the task has none) */
 	struct pt_io_mbuf *out;       /* output mirror (NULL if none); count starts at 0 */
+	/* Console output: the line (NUL-terminated, no newline needed) is queued in the core's
+	 * console ring and written to the UART by the I/O core, which owns it. */
+	void (*puts)(const char *line);
 };
 
 typedef void (*pt_spm_entry_fn)(struct pt_spm_ctx *ctx);

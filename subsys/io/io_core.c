@@ -29,6 +29,13 @@ static int16_t tx_pending[PT_SPM_MAX_TASKS]; /* tasks whose output mirror awaits
 static uint32_t ntx_pending;
 static uint64_t net_rx_pkts, net_tx_pkts, net_drops;
 
+/* The I/O core's clock mailbox, read live by the host traffic tool through the shared RAM
+ * file (tools/partita/spm/traffic.py GuestClock): virtual time in ns at the I/O core's last
+ * loop iteration, and the time origin of the releases. The I/O core wakes at least every
+ * 2 us while the virtio device is polled (net.c), so the host sees the guest clock in steps
+ * of at most 2 us of virtual time. */
+volatile uint64_t pt_io_clock_ns, pt_io_origin_ns;
+
 static uint16_t phase;          /* task sets of other phases are not released */
 static bool draining;           /* the phase's releases stopped; waiting for its jobs */
 
@@ -91,14 +98,14 @@ static void program(uint32_t c, const struct pt_spm_action *a)
 	pt_dma_submit(&x);
 }
 
-static void slot_begin(uint64_t slot)
+static void slot_begin(uint64_t slot, uint64_t boundary)
 {
 	struct pt_spm_system *s = &pt_spm_sys;
 	uint32_t c = pt_spm_slot_owner(slot, s->ncores);
 	struct pt_spm_core *core = &s->core[c];
 	pt_trace_emit(PT_EV_SPM_SLOT, 0, PT_SPM_TRACE_WHERE(c, 0xff), slot);
 	pt_spm_lock(core);
-	struct pt_spm_action a = pt_spm_slot_decide(s, c);
+	struct pt_spm_action a = pt_spm_slot_decide_at(s, c, boundary);
 	pt_spm_unlock(core);
 	if (a.kind == PT_SPM_IDLE) {
 		pt_trace_emit(PT_EV_SPM_IDLE_SLOT, 0, PT_SPM_TRACE_WHERE(c, 0xff), a.reason);
@@ -131,7 +138,7 @@ static void dma_done(void)
 	uint64_t new_job = t->job, new_release = t->release_cycles;
 	pt_spm_unlock(&s->core[cur_core]);
 	if (a.kind == PT_SPM_LOAD) {
-		hal_ipi_send(s->core[cur_core].hart); /* the core may start it now */
+		pt_spm_ipi(s->core[cur_core].hart); /* the core may start it now */
 		return;
 	}
 	uint64_t now = hal_cycles();
@@ -205,6 +212,38 @@ static bool net_service(void)
 	return false;
 }
 
+/* One console line of an application core to the UART (the I/O core owns it); true if
+ * there was one. */
+static bool uart_service(void)
+{
+	static uint32_t next_core;
+	char line[128];
+	for (uint32_t k = 0; k < pt_spm_sys.ncores; k++) {
+		uint32_t c = (next_core + k) % pt_spm_sys.ncores;
+		uint32_t n = pt_spm_con_take(c, line, sizeof(line));
+		if (n) {
+			pt_printk("[spm core %u] %s\n", c, line);
+			pt_trace_emit(PT_EV_IO_CONSOLE, 0, PT_SPM_TRACE_WHERE(c, 0xff), n);
+			next_core = c + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Devices in their configured priority order, one event per loop iteration. */
+static bool devices(bool net)
+{
+	if (pt_spm_config.uart_priority < pt_spm_config.net_priority) {
+		if (uart_service())
+			return true;
+		return net && net_service();
+	}
+	if (net && net_service())
+		return true;
+	return uart_service();
+}
+
 /*
  * Table IV on this platform: time a full-partition load and unload through the software DMA
  * and the cost of programming a transfer, once at start (partitions are still empty). The
@@ -245,7 +284,6 @@ _Noreturn void pt_io_core_main(void)
 	uint64_t end = pt_config.run_for_ns ? start + pt_spm_ns_to_cycles(pt_config.run_for_ns)
 					    : UINT64_MAX;
 	calibrate();
-	pt_spm_set_shadow_hart(pt_spm_config.app_hart[0]); /* see wait_riscv64.c */
 	bool net = pt_spm_config.net && pt_net_init() == 0;
 	cur.kind = PT_SPM_IDLE;
 	/* the first slot boundary still ahead of us (boot work may have passed the epoch) */
@@ -262,8 +300,10 @@ _Noreturn void pt_io_core_main(void)
 		next_release[i] = origin + pt_spm_ns_to_cycles(s->task[i].cfg->offset_ns);
 	pt_trace_emit(PT_EV_SPM_PHASE, 0, 0, origin);
 	uint64_t overruns = 0;
+	pt_io_origin_ns = origin << pt_config.icount_shift;
 	for (;;) {
 		uint64_t now = hal_cycles();
+		pt_io_clock_ns = now << pt_config.icount_shift;
 		if (now >= start + slot * sigma) {                 /* 1. slot timer */
 			if (cur.kind != PT_SPM_IDLE) {
 				/* sigma shorter than a copy: finish it before the next decision */
@@ -273,7 +313,7 @@ _Noreturn void pt_io_core_main(void)
 				dma_done();
 			}
 			releases_due(start + slot * sigma);
-			slot_begin(slot);
+			slot_begin(slot, start + slot * sigma);
 			slot++;
 			continue;
 		}
@@ -300,7 +340,7 @@ _Noreturn void pt_io_core_main(void)
 			continue;
 		}
 		releases_due(now);                                  /* 3. releases */
-		if (net && net_service())                           /* 4. devices */
+		if (devices(net))                                   /* 4. devices */
 			continue;
 		/* nothing pending: sleep to the next slot boundary, release or device event */
 		uint64_t wake = start + slot * sigma;
@@ -318,6 +358,8 @@ _Noreturn void pt_io_core_main(void)
 			wake = end;
 		pt_spm_wait(wake);
 	}
+	while (uart_service()) /* what the application cores still queued */
+		;
 	pt_printk("spm: I/O core: %lu slots, %lu overran, net rx %lu tx %lu drops %lu\n",
 		  (unsigned long)slot, (unsigned long)overruns, (unsigned long)net_rx_pkts,
 		  (unsigned long)net_tx_pkts, (unsigned long)net_drops);

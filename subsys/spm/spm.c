@@ -112,12 +112,14 @@ static int free_partition(const struct pt_spm_core *core)
 }
 
 /* The partition whose job completed first (unloads in completion order). */
-static int completed_partition(const struct pt_spm_system *s, const struct pt_spm_core *core)
+static int completed_partition(const struct pt_spm_system *s, const struct pt_spm_core *core,
+			       uint64_t boundary)
 {
 	int best = -1;
 	for (int p = 0; p < PT_SPM_PARTITIONS; p++) {
 		int16_t id = core->part[p].task;
-		if (id == PT_SPM_NO_TASK || s->task[id].status != PT_SPM_COMPLETED)
+		if (id == PT_SPM_NO_TASK || s->task[id].status != PT_SPM_COMPLETED ||
+		    s->task[id].completed_at > boundary)
 			continue;
 		if (best < 0 || s->task[id].completed_seq <
 				s->task[core->part[best].task].completed_seq)
@@ -127,6 +129,12 @@ static int completed_partition(const struct pt_spm_system *s, const struct pt_sp
 }
 
 struct pt_spm_action pt_spm_slot_decide(struct pt_spm_system *s, uint32_t c)
+{
+	return pt_spm_slot_decide_at(s, c, UINT64_MAX);
+}
+
+struct pt_spm_action pt_spm_slot_decide_at(struct pt_spm_system *s, uint32_t c,
+					   uint64_t boundary)
 {
 	struct pt_spm_core *core = &s->core[c];
 	struct pt_spm_action a = { .kind = PT_SPM_IDLE, .part = -1, .task = PT_SPM_NO_TASK };
@@ -146,7 +154,7 @@ struct pt_spm_action pt_spm_slot_decide(struct pt_spm_system *s, uint32_t c)
 		a.kind = PT_SPM_LOAD;
 		a.part = (int8_t)p;
 		a.task = (int16_t)t->id;
-	} else if ((p = completed_partition(s, core)) >= 0) { /* Rule 2 */
+	} else if ((p = completed_partition(s, core, boundary)) >= 0) { /* Rule 2 */
 		struct pt_spm_task *t = &s->task[core->part[p].task];
 		t->status = PT_SPM_UNLOADING;
 		a.kind = PT_SPM_UNLOAD;
@@ -207,9 +215,15 @@ int pt_spm_pick(struct pt_spm_system *s, uint32_t c)
 
 void pt_spm_complete(struct pt_spm_system *s, uint32_t c)
 {
+	pt_spm_complete_at(s, c, 0);
+}
+
+void pt_spm_complete_at(struct pt_spm_system *s, uint32_t c, uint64_t now)
+{
 	struct pt_spm_core *core = &s->core[c];
 	if (core->running == PT_SPM_NO_TASK)
 		return;
+	s->task[core->running].completed_at = now;
 	s->task[core->running].status = PT_SPM_COMPLETED;
 	s->task[core->running].completed_seq = ++core->completions;
 	core->running = PT_SPM_NO_TASK;

@@ -88,6 +88,7 @@ struct pt_spm_task {
 	uint64_t next_release_cycles; /* release time of the oldest pending job */
 	uint64_t period_cycles;   /* set by the caller after pt_spm_init (clock-dependent) */
 	uint64_t completed_seq;   /* order of completion on its core (Rule 2 unloads oldest) */
+	uint64_t completed_at;    /* when the job finished (pt_spm_complete_at), 0 = unknown */
 	uint8_t *in_mirror;       /* I/O core's mirror buffers for this task */
 	uint8_t *out_mirror;
 };
@@ -140,6 +141,11 @@ bool pt_spm_release(struct pt_spm_system *s, uint32_t id, uint64_t now);
 /* I/O core, at the start of a slot owned by `core`: Rule 1, else Rule 2, else idle. The
  * chosen task/partition is marked LOADING/UNLOADING and `in_flight` set. */
 struct pt_spm_action pt_spm_slot_decide(struct pt_spm_system *s, uint32_t core);
+/* The same decision as of time `boundary` (the slot's nominal start): Rule 2 only sees jobs
+ * that completed at or before it, so a late decision takes the decision the time-triggered
+ * protocol takes at the boundary. */
+struct pt_spm_action pt_spm_slot_decide_at(struct pt_spm_system *s, uint32_t core,
+					   uint64_t boundary);
 
 /* I/O core, when the DMA reports the transfer of `a` complete. A finished load moves the task
  * to the ready queue; a finished unload frees the partition and turns a pending release into
@@ -150,8 +156,9 @@ bool pt_spm_transfer_done(struct pt_spm_system *s, uint32_t core, const struct p
  * runs). Returns its global id, or PT_SPM_NO_TASK. */
 int pt_spm_pick(struct pt_spm_system *s, uint32_t core);
 
-/* Application core: the running job finished. */
+/* Application core: the running job finished (at time `now`, for pt_spm_slot_decide_at). */
 void pt_spm_complete(struct pt_spm_system *s, uint32_t core);
+void pt_spm_complete_at(struct pt_spm_system *s, uint32_t core, uint64_t now);
 
 /* Where task `id` currently sits (partition base), 0 if not in a partition. */
 uintptr_t pt_spm_task_base(const struct pt_spm_system *s, uint32_t id);

@@ -57,16 +57,6 @@ uint32_t pt_spm_out_off(uint32_t id) { return out_off[id]; }
 struct pt_io_mbuf *pt_spm_in_mirror(uint32_t id) { return in_mir[id]; }
 struct pt_io_mbuf *pt_spm_out_mirror(uint32_t id) { return out_mir[id]; }
 
-bool pt_spm_app_busy(void)
-{
-	for (uint32_t c = 0; c < pt_spm_sys.ncores; c++) {
-		const volatile struct pt_spm_core *core = &pt_spm_sys.core[c];
-		if (core->running != PT_SPM_NO_TASK || core->ready)
-			return true;
-	}
-	return false;
-}
-
 static uint32_t align8(uint32_t x) { return (x + 7u) & ~7u; }
 
 static uint64_t name_word(const char *s, int from)
@@ -152,6 +142,51 @@ void pt_subsys_boot(void)
 	spm_ready = 1;
 }
 
+/* Console rings (spm_rt.h): one producer (the application core), one consumer (the I/O
+ * core); indices only grow, the byte at i is buf[i % size]. */
+#define PT_SPM_CON_BYTES 1024u
+static struct {
+	volatile uint32_t head, tail;
+	char buf[PT_SPM_CON_BYTES];
+} con[PT_SPM_MAX_CORES];
+volatile uint32_t pt_spm_con_drops; /* lines dropped: ring full */
+
+static int app_index(uint32_t hart);
+
+static void spm_puts(const char *line)
+{
+	int c = app_index(hal_cpu_id());
+	if (c < 0)
+		return;
+	uint32_t h = con[c].head, n = 0;
+	while (line[n] && n < PT_SPM_CON_BYTES - 1)
+		n++;
+	if (h + n + 1 - con[c].tail > PT_SPM_CON_BYTES) {
+		pt_spm_con_drops++;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		con[c].buf[(h + i) % PT_SPM_CON_BYTES] = line[i];
+	con[c].buf[(h + n) % PT_SPM_CON_BYTES] = '\n';
+	__atomic_store_n(&con[c].head, h + n + 1, __ATOMIC_RELEASE);
+}
+
+uint32_t pt_spm_con_take(uint32_t c, char *out, uint32_t max)
+{
+	uint32_t t = con[c].tail, h = __atomic_load_n(&con[c].head, __ATOMIC_ACQUIRE);
+	uint32_t n = 0;
+	while (t + n < h && con[c].buf[(t + n) % PT_SPM_CON_BYTES] != '\n')
+		n++;
+	if (t + n >= h)
+		return 0; /* no complete line */
+	uint32_t k = n < max - 1 ? n : max - 1;
+	for (uint32_t i = 0; i < k; i++)
+		out[i] = con[c].buf[(t + i) % PT_SPM_CON_BYTES];
+	out[k] = 0;
+	__atomic_store_n(&con[c].tail, t + n + 1, __ATOMIC_RELEASE);
+	return k ? k : 1;
+}
+
 static int app_index(uint32_t hart)
 {
 	for (uint32_t c = 0; c < pt_spm_config.napp; c++)
@@ -165,14 +200,10 @@ static _Noreturn void app_main(uint32_t c)
 {
 	struct pt_spm_system *s = &pt_spm_sys;
 	struct pt_spm_core *core = &s->core[c];
-	bool finished = false; /* the job run last iteration has to be marked complete */
 	for (;;) {
 		pt_spm_lock(core);
-		if (finished)
-			pt_spm_complete(s, c);
 		int id = pt_spm_pick(s, c);
 		pt_spm_unlock(core);
-		finished = false;
 		if (id < 0) {
 			pt_spm_wait(UINT64_MAX); /* the I/O core sends an IPI after each load */
 			continue;
@@ -180,19 +211,29 @@ static _Noreturn void app_main(uint32_t c)
 		struct pt_spm_task *t = &s->task[id];
 		uintptr_t base = pt_spm_task_base(s, (uint32_t)id);
 		const struct pt_spm_task_cfg *tc = t->cfg;
+		uint64_t job = t->job;
 		struct pt_spm_ctx ctx = {
-			.arg = tc->arg, .job = t->job,
+			.arg = tc->arg, .job = job,
 			.in = tc->in_mirror_bytes ? (void *)(base + in_off[id]) : 0,
 			.out = tc->out_mirror_bytes ? (void *)(base + out_off[id]) : 0,
+			.puts = spm_puts,
 		};
 		uint64_t where = PT_SPM_TRACE_WHERE(c, t->partition);
 		pt_trace_emit(PT_EV_DISPATCH, PT_SPM_TID_BASE + (uint32_t)id, 0, 0);
-		pt_trace_emit(PT_EV_SPM_EXEC_BEGIN, PT_SPM_TID_BASE + (uint32_t)id, where, t->job);
+		pt_trace_emit(PT_EV_SPM_EXEC_BEGIN, PT_SPM_TID_BASE + (uint32_t)id, where, job);
 		__asm__ volatile("fence.i" ::: "memory"); /* the DMA wrote instructions */
-		((pt_spm_entry_fn)(base + tc->entry_off))(&ctx);
-		pt_trace_emit(PT_EV_SPM_EXEC_END, PT_SPM_TID_BASE + (uint32_t)id, where, t->job);
+		pt_spm_run_job(base + tc->entry_off, &ctx);
+		/* Publish the completion at once, traced under the lock with its time: the I/O
+		 * core decides under this lock and, for Rule 2, as of the slot's nominal start
+		 * (pt_spm_slot_decide_at), so a job counts as done in a slot iff it finished
+		 * before the slot began, as in the simulator (partita.spm.simcheck). */
+		pt_spm_lock(core);
+		uint64_t now = hal_cycles();
+		pt_spm_complete_at(s, c, now);
+		pt_trace_emit(PT_EV_SPM_EXEC_END, PT_SPM_TID_BASE + (uint32_t)id,
+			      where | now << 16, job);
+		pt_spm_unlock(core);
 		pt_trace_emit(PT_EV_IDLE, 0, 0, 0);
-		finished = true;
 	}
 }
 

@@ -23,12 +23,19 @@ uint64_t pt_spm_ns_to_cycles(uint64_t ns);
 _Noreturn void pt_io_core_main(void);
 /* Sleep until `deadline_cycles` (UINT64_MAX: until an IPI), or less (wait_riscv64.c). */
 void pt_spm_wait(uint64_t deadline_cycles);
-/* The application hart whose CLINT comparator the I/O core uses as its shadow deadline. */
-void pt_spm_set_shadow_hart(int32_t hart);
-/* true if an application core runs a job or has a loaded job about to run */
-bool pt_spm_app_busy(void);
+/* Run one job on an application core with its heartbeat deadline armed (wait_riscv64.c). */
+struct pt_spm_ctx;
+void pt_spm_run_job(uintptr_t entry, struct pt_spm_ctx *ctx);
+/* Wake an application hart (CLINT msip, wait_riscv64.c). */
+void pt_spm_ipi(uint32_t hart);
 /* Give the other harts a turn (QEMU icount round-robin; see wait_riscv64.c). */
 void pt_spm_yield(void);
+
+/* Console rings: application cores queue lines (their jobs' ctx->puts), the I/O core writes
+ * them to the UART. Take the next complete line of application core `core` into `out`
+ * (NUL-terminated, no newline); returns its length, 0 if none. */
+uint32_t pt_spm_con_take(uint32_t core, char *out, uint32_t max);
+extern volatile uint32_t pt_spm_con_drops;
 
 /* Layout of a task inside its partition: [image | input mirror | output mirror]. */
 uint32_t pt_spm_in_off(uint32_t id);

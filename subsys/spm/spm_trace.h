@@ -16,7 +16,9 @@ enum pt_spm_trace_event {
 	PT_EV_SPM_UNLOAD_END = PT_EV_SUBSYS_FIRST + 4,  /* arg1 = job number */
 	PT_EV_SPM_IDLE_SLOT = PT_EV_SUBSYS_FIRST + 5,   /* arg1 = enum pt_spm_idle_reason */
 	PT_EV_SPM_EXEC_BEGIN = PT_EV_SUBSYS_FIRST + 6,  /* on the app core; arg1 = job number */
-	PT_EV_SPM_EXEC_END = PT_EV_SUBSYS_FIRST + 7,    /* arg1 = job number */
+	PT_EV_SPM_EXEC_END = PT_EV_SUBSYS_FIRST + 7,    /* arg1 = job number; arg0 bits 16..
+							 * = completion time (cycles) the I/O
+							 * core's Rule 2 compares with a slot */
 	PT_EV_SPM_RELEASE = PT_EV_SUBSYS_FIRST + 8,     /* arg1 = job number (0 = pending) */
 	PT_EV_SPM_JOB_DONE = PT_EV_SUBSYS_FIRST + 9,    /* unload finished; arg1 = response
 							 * time in cycles (release -> unload end) */
@@ -29,6 +31,9 @@ enum pt_spm_trace_event {
 	PT_EV_IO_DROP = PT_EV_SUBSYS_FIRST + 18,        /* arg0 = flow id, arg1 = reason */
 	PT_EV_IO_MIRROR_IN = PT_EV_SUBSYS_FIRST + 19,   /* tid = task; arg1 = bytes delivered */
 	PT_EV_IO_MIRROR_OUT = PT_EV_SUBSYS_FIRST + 20,  /* tid = task; arg1 = bytes collected */
+	PT_EV_IO_CONSOLE = PT_EV_SUBSYS_FIRST + 21,     /* I/O core wrote a console line of an
+							 * application core: arg0 = core << 8,
+							 * arg1 = bytes */
 };
 
 #define PT_SPM_TID_BASE 1000u /* trace tid of SPM task i is BASE + i */

@@ -285,6 +285,26 @@ static void run_random(unsigned seed, uint32_t m)
 	}
 }
 
+/* Rule 2 as of the slot's nominal start: a job that completed after the boundary (but before
+ * a late I/O core decided) is not unloaded in that slot. */
+static void test_decide_at_ignores_later_completion(void **st)
+{
+	(void)st;
+	struct pt_spm_task_cfg cfg[] = { task("a", 0, 0, 64) };
+	pt_spm_init(&sys, 1, bases, PART, cfg, 1);
+	pt_spm_release(&sys, 0, 10);
+	struct pt_spm_action a = pt_spm_slot_decide_at(&sys, 0, 100);
+	assert_int_equal(a.kind, PT_SPM_LOAD);
+	pt_spm_transfer_done(&sys, 0, &a);
+	assert_int_equal(pt_spm_pick(&sys, 0), 0);
+	pt_spm_complete_at(&sys, 0, 250);
+	a = pt_spm_slot_decide_at(&sys, 0, 200);   /* completed after this boundary: idle */
+	assert_int_equal(a.kind, PT_SPM_IDLE);
+	a = pt_spm_slot_decide_at(&sys, 0, 300);   /* next boundary: Rule 2 */
+	assert_int_equal(a.kind, PT_SPM_UNLOAD);
+	assert_int_equal(a.task, 0);
+}
+
 static void test_random_protocol_invariants(void **st)
 {
 	(void)st;
@@ -304,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_pending_release_after_unload),
 		cmocka_unit_test(test_single_task_alternates_partitions),
 		cmocka_unit_test(test_unload_in_completion_order),
+		cmocka_unit_test(test_decide_at_ignores_later_completion),
 		cmocka_unit_test(test_random_protocol_invariants),
 	};
 	return cmocka_run_group_tests_name("spm", tests, NULL, NULL);

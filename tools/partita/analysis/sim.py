@@ -123,15 +123,42 @@ def simulate_gedf(C: Sequence[int], D: Sequence[int], releases: Sequence[Sequenc
     return res
 
 
+@dataclass
+class SpmJobLog:
+    """One job of `simulate_spm(..., log=[])`: times in ns, slots numbered globally
+    (slot s covers [s sigma, (s + 1) sigma) and belongs to core s mod M)."""
+    task: int
+    job: int                  # 0-based, in release order of the task
+    release: int
+    load_slot: int = -1
+    load_start: int = -1
+    load_end: int = -1
+    exec_start: int = -1
+    exec_end: int = -1
+    unload_slot: int = -1
+    unload_start: int = -1
+    unload_end: int = -1
+    partition: int = -1
+
+
 def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence[int]],
                  sigma: int, M: int = 2, core: int = 0,
                  load_ns: Sequence[int] | None = None,
-                 unload_ns: Sequence[int] | None = None) -> SimResult:
+                 unload_ns: Sequence[int] | None = None,
+                 exec_ns: Sequence[Sequence[int]] | None = None,
+                 copy_ns: Sequence[Sequence[tuple[int, int]]] | None = None,
+                 log: list[SpmJobLog] | None = None,
+                 first_partition: int | None = None) -> SimResult:
     """Exact simulation of one application core under the SPM protocol.
 
     Own slots start at (k M + core) sigma. Order of processing at one instant: DMA
     completion, CPU completion, releases, slot decision (Rule 1, else Rule 2), CPU dispatch.
-    A DMA operation lasts load_ns/unload_ns (default: the whole slot, <= sigma)."""
+    A DMA operation lasts load_ns/unload_ns (default: the whole slot, <= sigma).
+    `exec_ns[i][j]`, if given, is the execution time of job j of task i (else c[i]), and
+    `copy_ns[i][j]` its (load, unload) durations (else load_ns/unload_ns); `log`,
+    if given, receives one SpmJobLog per job, in completion order (kernel comparison).
+    `first_partition`: if given, loads alternate between the partitions starting with this
+    one, as the kernel does (else the lowest free one); the bounds do not depend on it."""
     n = len(c)
     ld = [sigma] * n if load_ns is None else list(load_ns)
     ul = [sigma] * n if unload_ns is None else list(unload_ns)
@@ -150,6 +177,10 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
     k = 0
     slot_k = 0
     t = 0
+    njobs = [0] * n
+    jl: dict[int, SpmJobLog] = {}
+    cp: dict[int, tuple[int, int]] = {}
+    last_load = 1 if first_partition is None else 1 - first_partition
     while True:
         slot_t = (slot_k * M + core) * sigma
         cands = [x for x in (cpu_end, dma_end, slot_t) if x is not None]
@@ -163,9 +194,14 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
             p = dma_part
             if state[p] == "loading":
                 state[p] = "loaded"
+                jl[id(part[p])].load_end = t
             else:
                 j = part[p]
                 assert j is not None
+                rec = jl.pop(id(j))
+                rec.unload_end = t
+                if log is not None:
+                    log.append(rec)
                 rt = t - j.release
                 res.max_response[j.task] = max(res.max_response[j.task], rt)
                 res.missed[j.task] |= t > j.deadline
@@ -173,12 +209,19 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
                 part[p], state[p] = None, "free"
             dma_end = None
         if cpu_end == t:
+            jl[id(part[cpu_part])].exec_end = t
             state[cpu_part] = "done"
             done_at[cpu_part] = t
             cpu_end = None
         while k < len(ev) and ev[k][0] <= t:
             r, i = ev[k]
-            active.append(_Job(i, r, r + D[i], c[i]))
+            nj = njobs[i]
+            njobs[i] += 1
+            cj = c[i] if exec_ns is None else exec_ns[i][nj]
+            j = _Job(i, r, r + D[i], cj)
+            jl[id(j)] = SpmJobLog(i, nj, r)
+            cp[id(j)] = (ld[i], ul[i]) if copy_ns is None else copy_ns[i][nj]
+            active.append(j)
             k += 1
         if slot_t == t:
             slot_k += 1
@@ -186,9 +229,12 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
             if free and active:
                 j = min(active, key=lambda j: (j.task, j.release))
                 active.remove(j)
-                p = free[0]
+                p = free[0] if first_partition is None or len(free) == 1 else 1 - last_load
+                last_load = p
                 part[p], state[p] = j, "loading"
-                dma_end, dma_part = t + ld[j.task], p
+                dma_end, dma_part = t + cp[id(j)][0], p
+                rec = jl[id(j)]
+                rec.load_slot, rec.load_start, rec.partition = (slot_k - 1) * M + core, t, p
             else:
                 dn = [p for p in (0, 1) if state[p] == "done"]
                 if dn:
@@ -196,11 +242,13 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
                     state[p] = "unloading"
                     jj = part[p]
                     assert jj is not None
-                    dma_end, dma_part = t + ul[jj.task], p
+                    dma_end, dma_part = t + cp[id(jj)][1], p
+                    jl[id(jj)].unload_slot, jl[id(jj)].unload_start = (slot_k - 1) * M + core, t
         if cpu_end is None:
             ld_parts = [p for p in (0, 1) if state[p] == "loaded"]
             if ld_parts:
                 p = min(ld_parts, key=lambda p: (part[p].task, part[p].release))  # type: ignore[union-attr]
                 state[p] = "running"
-                cpu_end, cpu_part = t + c[part[p].task], p  # type: ignore[union-attr]
+                cpu_end, cpu_part = t + part[p].left, p  # type: ignore[union-attr]
+                jl[id(part[p])].exec_start = t
     return res

@@ -33,6 +33,7 @@ class SpmEv(IntEnum):
     IO_DROP = 50
     IO_MIRROR_IN = 51
     IO_MIRROR_OUT = 52
+    IO_CONSOLE = 53
 
 
 class IdleReason(IntEnum):
@@ -63,6 +64,7 @@ class Exec:
     begin_ns: int
     end_ns: int | None = None
     hart: int = -1
+    done_ns: int | None = None  # completion time the I/O core's Rule 2 uses (EXEC_END arg0)
 
 
 @dataclass
@@ -111,6 +113,7 @@ class SpmTimeline:
     io_hart: int | None = None
     calib: dict[int, int] = field(default_factory=dict)  # 0 load, 1 unload, 2 setup: cycles
     phases: list[tuple[int, int]] = field(default_factory=list)  # (phase, origin ns)
+    console: list[tuple[int, int, int, int]] = field(default_factory=list)  # ns, core, bytes, hart
 
     @property
     def present(self) -> bool:
@@ -180,9 +183,12 @@ def decode(area: Area, recs: np.ndarray | None = None) -> SpmTimeline:
             tl.execs.append(e)
             tl.jobs[name].setdefault(a1, SpmJob(name, a1)).exec_begin_ns = t
         elif ev == SpmEv.EXEC_END:
+            core, part = (a0 >> 8) & 0xFF, a0 & 0xFF
             e = open_exec.pop(hart, None)
             if e is not None:
                 e.end_ns = t
+                if a0 >> 16:
+                    e.done_ns = round((a0 >> 16) * scale)
             tl.jobs[name].setdefault(a1, SpmJob(name, a1)).exec_end_ns = t
         elif ev == SpmEv.PHASE:
             tl.phases.append((a0, round(a1 * scale)))
@@ -198,4 +204,6 @@ def decode(area: Area, recs: np.ndarray | None = None) -> SpmTimeline:
             tl.mirror_in.append((t, name, a1))
         elif ev == SpmEv.IO_MIRROR_OUT:
             tl.mirror_out.append((t, name, a1))
+        elif ev == SpmEv.IO_CONSOLE:
+            tl.console.append((t, core, a1, hart))
     return tl

@@ -1,13 +1,25 @@
 """Host UDP traffic tool for the I/O bandwidth experiment (brief 0, paper §VII-B).
 
-Sends 1 KiB UDP payloads carrying a flow id (0..3, round-robin) and a sequence number, at a
-fixed period, to the guest's virtio-net (QEMU `-netdev user,hostfwd=udp::PORT-:PORT` or a
-socket backend), and counts the payloads that come back (the loopback tasks echo them, with
-their own sequence stamp in bytes 4..7). Reports delivered bandwidth.
+Sends 1 KiB UDP payloads carrying a flow id (0..3, round-robin) and a sequence number to the
+guest's virtio-net (QEMU `-netdev user,hostfwd=udp:127.0.0.1:PORT-:5555`: reachable without
+root, and the guest driver answers ARP and speaks IPv4/UDP), and counts the payloads that come
+back (the loopback tasks echo them, with their own sequence stamp in bytes 4..7).
+
+Two pacings:
+- `run`: against the host clock (wall time). Under `-icount ...,sleep=off` guest virtual time
+  and host time are unrelated, so this only checks the data path.
+- `run_paced`: against the guest's virtual clock, read live from the shared RAM file
+  (`GuestClock`: the I/O core publishes its clock in `pt_io_clock_ns` at every loop iteration,
+  at least every 2 us while it polls the virtio device). Packet k leaves when the guest clock
+  has reached start + k * period. QEMU keeps `sleep=off` (everything but the arrival instants
+  stays deterministic); the price is that the guest does not wait for the host: a packet
+  leaves at the first clock value the host sees at or after its due time, and when the host
+  falls behind (a Python process sharing the CPUs with QEMU) the late packets leave back to
+  back. Packets are never early. The guest-side arrival times (IO_RX trace events) show the
+  offered traffic actually achieved; `partita.spm.netbw` reports it.
 
 Payload layout (subsys/io/flow.h pt_io_flow_of, subsys/io/net.c): [flow u32 LE][seq u32 LE]
-[filler]. Pacing is against the host clock; for virtual-time figures use the in-guest
-synthetic source (`net: synthetic`), which produces the same traffic deterministically.
+[filler]. The in-guest synthetic source (`net: synthetic`) produces the same traffic exactly.
 
     python -m partita.spm.traffic --host 127.0.0.1 --port 5555 --seconds 5 --period-us 100
 """
@@ -15,11 +27,14 @@ synthetic source (`net: synthetic`), which produces the same traffic determinist
 from __future__ import annotations
 
 import argparse
+import mmap
 import socket
 import struct
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 
 PAYLOAD_BYTES = 1024
 FLOWS = 4
@@ -77,6 +92,88 @@ def run(host: str, port: int, seconds: float, period_us: float,
         if f is not None:
             per_flow[f] = per_flow.get(f, 0) + 1
     return Result(sent, received, rbytes, time.monotonic() - start, per_flow)
+
+
+class GuestClock:
+    """The guest's virtual time (ns), read live from its RAM file (QEMU memory-backend-file
+    with share=on): the 8-byte mailbox `pt_io_clock_ns` of the I/O core."""
+
+    def __init__(self, ram_file: Path, elf: Path, name: str = "pt_io_clock_ns") -> None:
+        from partita.qemu import RAM_BASE, symbol
+
+        addr, _ = symbol(elf, name)
+        self._off = addr - RAM_BASE
+        self._f = open(ram_file, "rb")  # noqa: SIM115 (closed in close())
+        self._m = mmap.mmap(self._f.fileno(), 0, access=mmap.ACCESS_READ)
+
+    def __call__(self) -> int:
+        return int(struct.unpack_from("<Q", self._m, self._off)[0])
+
+    def close(self) -> None:
+        self._m.close()
+        self._f.close()
+
+
+@dataclass
+class PacedResult:
+    sent: int
+    received: int
+    received_bytes: int
+    start_ns: int                 # guest clock when packet 0 left
+    end_ns: int                   # guest clock when the last packet left
+    per_flow: dict[int, int]
+    late_ns: list[int] = field(default_factory=list)  # guest clock at send - due time
+
+    @property
+    def virtual_seconds(self) -> float:
+        return (self.end_ns - self.start_ns) / 1e9
+
+
+def run_paced(host: str, port: int, clock: Callable[[], int], period_ns: int, npackets: int,
+              alive: Callable[[], bool] = lambda: True, drain_s: float = 1.0,
+              nbytes: int = PAYLOAD_BYTES) -> PacedResult:
+    """Send `npackets` payloads, packet k when the guest clock reaches start + k period_ns,
+    counting the echoes; then wait `drain_s` (host time) for the last echoes."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setblocking(False)
+    sock.bind(("0.0.0.0", 0))
+    received = rbytes = 0
+    per_flow: dict[int, int] = {}
+    late: list[int] = []
+
+    def poll() -> None:
+        nonlocal received, rbytes
+        while True:
+            try:
+                data, _ = sock.recvfrom(65536)
+            except BlockingIOError:
+                return
+            received += 1
+            rbytes += len(data)
+            f = flow_of(data)
+            if f is not None:
+                per_flow[f] = per_flow.get(f, 0) + 1
+
+    start = clock()
+    now = start
+    k = 0
+    while k < npackets and alive():
+        now = clock()
+        due = start + k * period_ns
+        if now >= due:
+            sock.sendto(payload(k, nbytes), (host, port))
+            late.append(now - due)
+            k += 1
+            continue
+        poll()
+    end = now
+    t_end = time.monotonic() + drain_s
+    while time.monotonic() < t_end and alive():
+        poll()
+        time.sleep(0.001)
+    poll()
+    sock.close()
+    return PacedResult(k, received, rbytes, start, end, per_flow, late)
 
 
 def main(argv: list[str] | None = None) -> int:
