@@ -13,6 +13,8 @@ CFLAGS := $(ARCHFLAGS) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nos
 	-fno-common -fno-stack-protector -fno-pic -fno-pie -fno-jump-tables \
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
 	-Ikernel/include -Ikernel -MMD -MP
+# The HAL's hot accessors inline (partita/hal.h): only this header of arch/ is visible to all.
+CFLAGS += -DPT_HAL_INLINE -Iarch/riscv64/include
 ASFLAGS := $(ARCHFLAGS) -Ikernel/include -Ikernel -MMD -MP
 LDSCRIPT := arch/riscv64/kernel.ld
 LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)

@@ -38,6 +38,7 @@ void hal_percpu_set(struct hal_percpu *p)
 	__asm__ volatile("mv tp, %0" ::"r"(p));
 }
 
+#ifndef PT_HAL_INLINE /* else static inline in partita/hal_inline.h */
 struct hal_percpu *hal_percpu_get(void)
 {
 	struct hal_percpu *p;
@@ -49,6 +50,7 @@ uint32_t hal_cpu_id(void)
 {
 	return hal_percpu_get()->cpu;
 }
+#endif
 
 /*
  * Under icount QEMU derives the `cycle` CSR from the virtual clock in ns (one shared clock for
@@ -57,18 +59,21 @@ uint32_t hal_cpu_id(void)
  * i.e. cycles of the modelled 2^-shift GHz core, at single-instruction resolution and with
  * the same base on every hart.
  */
+#ifndef PT_HAL_INLINE /* else static inline in partita/hal_inline.h */
 uint64_t hal_cycles(void)
 {
 	uint64_t c;
 	__asm__ volatile("rdcycle %0" : "=r"(c));
 	return c >> pt_config.icount_shift;
 }
+#endif
 
 uint64_t hal_cycles_per_sec(void)
 {
 	return 1000000000ull >> pt_config.icount_shift;
 }
 
+#ifndef PT_HAL_INLINE /* else static inline in partita/hal_inline.h */
 unsigned long hal_irq_save(void)
 {
 	return csr_read_clear(sstatus, SSTATUS_SIE) & SSTATUS_SIE;
@@ -79,6 +84,7 @@ void hal_irq_restore(unsigned long flags)
 	if (flags & SSTATUS_SIE)
 		csr_set(sstatus, SSTATUS_SIE);
 }
+#endif
 
 /*
  * One-shot timer: the hart's CLINT mtimecmp (10 MHz ticks), written directly from S-mode
@@ -107,10 +113,23 @@ void hal_timer_arm(uint64_t deadline_cycles)
 {
 	uint32_t cpu = hal_cpu_id();
 	arch_timer_deadline[cpu] = deadline_cycles;
-	/* Horizon (see TIMER_HORIZON_NS): never arm further ahead than that. */
+	/* Horizon (see TIMER_HORIZON_NS): never arm much further ahead than that. */
 	uint64_t now_ns;
 	__asm__ volatile("rdcycle %0" : "=r"(now_ns));
-	uint64_t cmp = TIMER_HORIZON_NS ? (now_ns + TIMER_HORIZON_NS) / 100 : TIMER_NEVER;
+	/* Horizon points are staggered per hart (hart h at h/ncpus of the period), and a hart
+	 * re-arms to its first point more than period/ncpus ahead (also when it handles an expiry
+	 * late): another hart's point then always comes first, so re-arming is never the earliest
+	 * deadline of the machine and does not end this hart's icount turn. With "now + horizon"
+	 * or one grid for all harts, the hart that re-armed first lost its turn every period:
+	 * measured up to 44x slowdowns of one hart while others ran at 1/2 (docs/kernel.md).
+	 * The horizon is thus between period/ncpus and period + period/ncpus ahead. */
+	uint64_t cmp = TIMER_NEVER;
+	if (TIMER_HORIZON_NS) {
+		uint64_t n = pt_config.ncpus ? pt_config.ncpus : 1;
+		uint64_t off = TIMER_HORIZON_NS * cpu / n;
+		uint64_t t = now_ns + TIMER_HORIZON_NS / n + TIMER_HORIZON_NS - off;
+		cmp = (t - t % TIMER_HORIZON_NS + off) / 100;
+	}
 	if (deadline_cycles != UINT64_MAX) {
 		uint64_t ns = deadline_cycles << pt_config.icount_shift;
 		uint64_t per = 1000000000ull / VIRT_TIMEBASE_HZ;
@@ -134,6 +153,18 @@ void hal_ipi_send(uint32_t cpu)
 	__atomic_store_n(&arch_ipi_pending[cpu], 1, __ATOMIC_RELEASE);
 	__asm__ volatile("fence rw, o" ::: "memory");
 	*msip = 1;
+	/*
+	 * Under icount QEMU runs the harts from one thread, so the msip write above does not end
+	 * this hart's turn, and the woken hart waits (measured: tens of microseconds, and a hart
+	 * woken while another stays busy could starve for milliseconds). Arming this hart's timer
+	 * for the next tick makes it the earliest virtual-timer deadline, which ends the turn at
+	 * once; the target runs next. The expiry is a horizon expiry, re-armed in arch_trap.
+	 */
+	uint32_t me = hal_cpu_id();
+	uint64_t now_ns;
+	__asm__ volatile("rdcycle %0" : "=r"(now_ns));
+	arch_armed_cmp[me] = now_ns / 100 + 1;
+	*(volatile uint64_t *)(VIRT_CLINT_BASE + 0x4000 + 8ul * me) = now_ns / 100 + 1;
 }
 
 void hal_wait_for_interrupt(void)
@@ -166,10 +197,12 @@ _Noreturn void hal_poweroff(int code)
 	plat_poweroff(code);
 }
 
+#ifndef PT_HAL_INLINE /* else static inline in partita/hal_inline.h */
 void hal_fence(void)
 {
 	__asm__ volatile("fence rw, rw" ::: "memory");
 }
+#endif
 
 void hal_ctx_init(struct hal_ctx *c, uintptr_t stack_top, void (*fn)(void *), void *arg)
 {

@@ -96,9 +96,12 @@ arch_trap_return:
 	csrw sscratch, tp        /* back to U: next trap finds the per-cpu block */
 	addi t0, sp, TF_SIZE
 	sd t0, PC_KSTACK(tp)
+	ld tp, 4*8(sp)           /* the user's tp */
+	/* Back to S: tp stays this hart's per-cpu block. The frame holds the tp of the hart
+	 * that took the trap, and a kernel thread preempted there may resume on another one
+	 * (G-EDF migration). */
 3:	ld ra, 1*8(sp)
 	ld gp, 3*8(sp)
-	ld tp, 4*8(sp)
 	ld t0, 5*8(sp)
 	ld t1, 6*8(sp)
 	ld t2, 7*8(sp)

@@ -98,7 +98,7 @@ struct pt_thread {
 	uint8_t user, kind, miss_policy, enforce_budget;
 	volatile uint8_t stop_pending, suspend_pending;
 	uint8_t restart_job, skip_next, job_active, stop_reason;
-	char name[16];
+	char name[16] __attribute__((aligned(8))); /* two words: the THREAD_INFO record's args */
 	void (*entry)(void *);
 	void *arg;
 	uintptr_t kstack_top, kstack_lo, ustack_top;
@@ -197,7 +197,13 @@ void pt_timer_reprogram(struct pt_cpu *c);  /* marks the timer dirty */
 /* Program the timer and send IPIs decided while locks were held. Call with no lock held:
  * under QEMU icount both end the hart's time slice, so they must not happen in a critical
  * section another hart may be spinning on (docs/kernel.md). */
-void pt_flush_deferred(void);
+void pt_flush_deferred_slow(struct pt_cpu *c);
+static inline void pt_flush_deferred(void)
+{
+	struct pt_cpu *c = pt_this_cpu();
+	if (c->ipi_mask | c->timer_dirty)
+		pt_flush_deferred_slow(c); /* the common case (nothing deferred) stays inline */
+}
 void pt_time_start(uint32_t cpu);
 
 /* rt.c */

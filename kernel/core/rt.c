@@ -340,7 +340,7 @@ void pt_rt_budget_expired(struct pt_cpu *c)
 		pt_sched_lock(s);
 	}
 	t->n_budget++;
-	pt_trace_emit(PT_EV_THREAD_STOP, t->tid, PT_STOP_BUDGET, t->job);
+	pt_trace_emit(PT_EV_THREAD_STOP, t->tid, PT_STOP_BUDGET, t->job - t->pending);
 	t->job_active = 0;
 	pt_alarm_cancel(&t->deadline_alarm);
 	t->restart_job = 1;

@@ -78,7 +78,8 @@ void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 	}
 }
 
-static void program_slice(struct pt_cpu *c, struct pt_sched *s, struct pt_thread *t, uint64_t now)
+static __attribute__((noinline)) void program_slice_slow(struct pt_cpu *c, struct pt_sched *s,
+							 struct pt_thread *t, uint64_t now)
 {
 	uint64_t slice = c->slice_end, budget = c->budget_end;
 	c->slice_end = UINT64_MAX;
@@ -89,18 +90,49 @@ static void program_slice(struct pt_cpu *c, struct pt_sched *s, struct pt_thread
 	}
 	pt_rt_budget_arm(c, t, now);
 	if (c->slice_end != slice || c->budget_end != budget)
-		pt_timer_reprogram(c); /* the common case (no slice, no budget) touches nothing */
+		pt_timer_reprogram(c);
+}
+
+/* Slice end and budget end of `t`, now dispatched. The common case (no round-robin slice, no
+ * budget, before or after) is a few tests inline. */
+static inline void program_slice(struct pt_cpu *c, struct pt_sched *s, struct pt_thread *t,
+				 uint64_t now)
+{
+	if (s->rr_slice_cycles || t->enforce_budget || (c->slice_end & c->budget_end) != UINT64_MAX)
+		program_slice_slow(c, s, t, now);
+}
+
+/*
+ * A cluster must run its m earliest-deadline ready jobs. A wake-up kicks the one cpu that
+ * preempt_cpu names, but two wake-ups may name the same cpu (running[] changes only when that
+ * cpu switches), or the kick may reach a cpu that is already switching to something else: the
+ * second job would then wait while another cpu runs a later deadline. So after every choice on
+ * a cpu of a multi-cpu instance (running[] up to date, s locked) the core looks at the best job
+ * still waiting and kicks the cpu it should preempt, if any. Cost: one peek and one
+ * preempt_cpu per switch, on clusters only.
+ */
+static void recheck_cluster(struct pt_cpu *c, struct pt_sched *s)
+{
+	if (!(s->cpu_mask & ~(1u << c->id)))
+		return; /* single-cpu instance: this cpu's choice was the whole decision */
+	struct pt_sched_entity *e = s->ops->peek(s, PT_SCHED_ANY_CPU);
+	if (!e)
+		return;
+	int cpu = s->ops->preempt_cpu(s, e);
+	if (cpu >= 0 && (uint32_t)cpu != c->id)
+		pt_kick_cpu((uint32_t)cpu);
 }
 
 /*
  * Leave the current thread (whose state the caller already set: READY and re-enqueued,
- * BLOCKED, WAIT_PERIOD, ...) and run the best ready thread or idle. s is locked on entry and
- * unlocked on return, which happens when the current thread is next dispatched.
+ * BLOCKED, WAIT_PERIOD, ...) and run `best` = peek(s, c->id), or idle if NULL. Callers that
+ * just peeked to compare with the current thread pass that entity on (one peek per switch);
+ * it is still the first after they re-enqueue the current thread behind it. s is locked on
+ * entry and unlocked on return, which happens when the current thread is next dispatched.
  */
-void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
+static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sched_entity *best)
 {
 	struct pt_thread *prev = c->current;
-	struct pt_sched_entity *best = s->ops->peek(s, c->id);
 	struct pt_thread *next = best ? pt_thread_of(best) : c->idle;
 	uint64_t now = hal_cycles();
 
@@ -122,6 +154,7 @@ void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
 		pt_trace_emit(PT_EV_PREEMPT, prev->tid, next->tid, 0);
 	next->state = PT_TS_RUNNING;
 	s->running[c->id] = next == c->idle ? 0 : &next->se;
+	recheck_cluster(c, s);
 	if (next->se.cpu >= 0 && (uint32_t)next->se.cpu != c->id && next != c->idle)
 		pt_trace_emit(PT_EV_MIGRATE, next->tid, (uint64_t)next->se.cpu, c->id);
 	next->se.cpu = (int16_t)c->id;
@@ -145,6 +178,12 @@ void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
 	hal_ctx_switch(&prev->ctx, &next->ctx);
 	pt_finish_switch();
 }
+
+void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
+{
+	switch_to_locked(c, s, s->ops->peek(s, c->id));
+}
+
 
 /* Runs first in whatever thread a switch resumes: completes the lock hand-off. */
 void pt_finish_switch(void)
@@ -200,9 +239,17 @@ void pt_schedule(void)
 		} else {
 			s->ops->enqueue_head(s, &cur->se);
 		}
-	} else if (cur == c->idle && !s->ops->peek(s, c->id)) {
-		pt_sched_unlock(s);
-		pt_flush_deferred();
+		switch_to_locked(c, s, best); /* cur went behind best: still the first */
+		return;
+	}
+	if (cur == c->idle) {
+		struct pt_sched_entity *best = s->ops->peek(s, c->id);
+		if (!best) {
+			pt_sched_unlock(s);
+			pt_flush_deferred();
+			return;
+		}
+		switch_to_locked(c, s, best);
 		return;
 	}
 	pt_switch_away_locked(c, s);
@@ -258,8 +305,8 @@ void pt_k_thread_yield(void)
 		if (best && !s->ops->preempts(&cur->se, best)) {
 			cur->state = PT_TS_READY;
 			cur->se.slice_left = 0;
-			s->ops->enqueue(s, &cur->se);
-			pt_switch_away_locked(c, s);
+			s->ops->enqueue(s, &cur->se); /* behind its equals: best is still first */
+			switch_to_locked(c, s, best);
 		} else {
 			pt_sched_unlock(s);
 		}

@@ -22,14 +22,21 @@ static bool user_code_ok(uintptr_t pc)
 	return pc >= (uintptr_t)__user_start && pc < (uintptr_t)__user_data_start && !(pc & 1);
 }
 
-/* Copy a NUL-terminated name of at most PT_THREAD_NAME_MAX characters. */
+/* Copy a NUL-terminated name of at most PT_THREAD_NAME_MAX characters. The user mapping is
+ * checked once per page the name touches, not per byte (each check is a page-table walk). */
 static int copy_name(const char *u, char *out)
 {
 	int i = 0;
 	if (u) {
+		uintptr_t checked_end = 0; /* [.., checked_end) known readable */
 		for (; i < PT_THREAD_NAME_MAX; i++) {
-			if (!pt_user_range_ok(u + i, 1, false))
-				return PT_EINVAL;
+			uintptr_t a = (uintptr_t)(u + i);
+			if (a >= checked_end) {
+				uintptr_t page_end = (a | (HAL_PAGE_SIZE - 1)) + 1;
+				if (!pt_user_range_ok(u + i, page_end - a, false))
+					return PT_EINVAL;
+				checked_end = page_end;
+			}
 			if (!(out[i] = u[i]))
 				break;
 		}

@@ -17,18 +17,31 @@ static uint8_t ustack_pages[PT_MAX_PARTITIONS][PT_MAX_THREADS];
 extern char __user_start[], __user_data_start[];
 static void thread_boot(void *arg);
 
+/*
+ * Free slots form a stack (pushed by pt_thread_reap, popped here, both under pool_lock), so
+ * creating a thread costs the same however many threads exist. It starts as all slots, lowest
+ * index on top: boot creates the idle threads and the configured ones in slots 0, 1, 2, ...
+ */
+static uint16_t free_slots[PT_MAX_THREADS];
+static uint32_t nfree;
+static bool pool_ready;
+
 static struct pt_thread *slot_alloc(void)
 {
 	struct pt_thread *t = 0;
 	pt_spin_lock(&pool_lock);
-	for (int i = 0; i < PT_MAX_THREADS; i++) {
-		if (pt_threads[i].state == PT_TS_FREE && !pt_threads[i].tid) {
-			t = &pt_threads[i];
-			t->slot = (uint16_t)i;
-			t->tid = (uint32_t)i + 1 + PT_MAX_THREADS * slot_gen[i]++;
-			t->state = PT_TS_SUSPENDED; /* not FREE: reserved */
-			break;
-		}
+	if (!pool_ready) {
+		for (uint32_t i = 0; i < PT_MAX_THREADS; i++)
+			free_slots[i] = (uint16_t)(PT_MAX_THREADS - 1 - i);
+		nfree = PT_MAX_THREADS;
+		pool_ready = true;
+	}
+	if (nfree) {
+		uint16_t i = free_slots[--nfree];
+		t = &pt_threads[i];
+		t->slot = i;
+		t->tid = (uint32_t)i + 1 + PT_MAX_THREADS * slot_gen[i]++;
+		t->state = PT_TS_SUSPENDED; /* not FREE: reserved */
 	}
 	pt_spin_unlock(&pool_lock);
 	return t;
@@ -38,8 +51,11 @@ void pt_thread_reap(struct pt_thread *t)
 {
 	unsigned long f = hal_irq_save();
 	pt_spin_lock(&pool_lock);
-	t->state = PT_TS_FREE;
-	t->tid = 0;
+	if (t->tid) { /* reaped once only: the slot goes back on the stack once */
+		t->state = PT_TS_FREE;
+		t->tid = 0;
+		free_slots[nfree++] = t->slot;
+	}
 	pt_spin_unlock(&pool_lock);
 	pt_flush_deferred();
 	hal_irq_restore(f);
@@ -82,8 +98,7 @@ static uint32_t stack_pages(uint32_t bytes, uint32_t slot_bytes)
 
 void pt_trace_thread_info(struct pt_thread *t)
 {
-	uint64_t w[2] = { 0, 0 };
-	memcpy(w, t->name, 16);
+	const uint64_t *w = (const uint64_t *)(const void *)t->name; /* 8-byte aligned */
 	pt_trace_emit(PT_EV_THREAD_INFO, t->tid, w[0], w[1]);
 }
 

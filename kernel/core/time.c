@@ -22,11 +22,8 @@ void pt_timer_reprogram(struct pt_cpu *c)
 	c->timer_dirty = 1;
 }
 
-void pt_flush_deferred(void)
+void pt_flush_deferred_slow(struct pt_cpu *c)
 {
-	struct pt_cpu *c = pt_this_cpu();
-	if (!(c->ipi_mask | c->timer_dirty))
-		return; /* fast path: nothing was deferred */
 	unsigned long f = hal_irq_save();
 	uint32_t m = c->ipi_mask;
 	c->ipi_mask = 0;

@@ -19,6 +19,7 @@
 #include <partita/config.h>
 
 #define PT_PRIO_LEVELS 256 /* FP priorities 0 (highest) .. 255 (lowest) */
+#define PT_SCHED_ANY_CPU 0xffffffffu /* peek: not for one cpu in particular */
 
 /* The scheduling-relevant part of a thread; embedded in struct pt_thread as `se`. */
 struct pt_sched_entity {
@@ -47,7 +48,9 @@ struct pt_sched_ops {
 	void (*enqueue_head)(struct pt_sched *s, struct pt_sched_entity *e);
 	/* e leaves the ready structure (blocked, suspended, deleted, or picked). */
 	void (*dequeue)(struct pt_sched *s, struct pt_sched_entity *e);
-	/* Best ready entity that may run on `cpu`, without removing it; NULL if none. */
+	/* Best ready entity that may run on `cpu`, without removing it; NULL if none.
+	 * cpu == PT_SCHED_ANY_CPU: the best one that may run on any cpu of the instance
+	 * (G-EDF: entities pinned to one cpu are left out). */
 	struct pt_sched_entity *(*peek)(struct pt_sched *s, uint32_t cpu);
 	/* true if `a` must preempt `b` (strictly better under the policy). */
 	bool (*preempts)(const struct pt_sched_entity *a, const struct pt_sched_entity *b);

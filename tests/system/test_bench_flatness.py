@@ -33,15 +33,10 @@ def by_threads(results: list[Result], op: str, dispatch: bool) -> dict[int, Resu
     return {r.threads: r for r in results if r.op == op and r.dispatch == dispatch}
 
 
-# Thread creation scans the static thread pool for a free slot (kernel/core/thread.c
-# slot_alloc): O(slots in use). Known defect with a proposed fix in docs/benchmarks.md;
-# strict, so the test fails (XPASS) once the scan is gone and this mark must be removed.
-KNOWN_LINEAR = {("create", False), ("create", True)}
-
+# Every operation is flat, thread creation included: slot_alloc pops a free-slot stack
+# (kernel/core/thread.c) instead of scanning the pool.
 CASES = [
-    pytest.param(cfg, op, d, id=f"{cfg.removeprefix('bench-')}-{op}-{'d' if d else 'nd'}",
-                 marks=[pytest.mark.xfail(strict=True, reason="slot_alloc scans the pool")]
-                 if (op, d) in KNOWN_LINEAR else [])
+    pytest.param(cfg, op, d, id=f"{cfg.removeprefix('bench-')}-{op}-{'d' if d else 'nd'}")
     for cfg in ("bench-kernel", "bench-user")
     for op, d in FLAT_OPS + (("timer_to_handler", False), ("timer_to_thread", True))
 ]

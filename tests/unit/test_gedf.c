@@ -258,8 +258,11 @@ static void test_peek_pinned(void **st)
 	assert_ptr_equal(S.ops->peek(&S, 3), &ent[0]);
 	assert_ptr_equal(S.ops->peek(&S, 6), &ent[2]);
 	assert_ptr_equal(S.ops->peek(&S, 1), &ent[1]);
+	/* any cpu: the global queue only (the core's cluster re-check after a switch) */
+	assert_ptr_equal(S.ops->peek(&S, PT_SCHED_ANY_CPU), &ent[1]);
 	S.ops->dequeue(&S, &ent[1]);
 	assert_null(S.ops->peek(&S, 1));
+	assert_null(S.ops->peek(&S, PT_SCHED_ANY_CPU));
 	assert_ptr_equal(S.ops->peek(&S, 3), &ent[0]);
 }
 

@@ -10,17 +10,27 @@
 #include <stddef.h>
 #include <stdbool.h>
 
-/* Identity of the calling hart, 0..ncpus-1. */
+/* PT_HAL_INLINE: the architecture provides the hot accessors marked (inline) as static inline
+ * functions in <partita/hal_inline.h>, found on its include path (arch/riscv64/include). */
+#ifdef PT_HAL_INLINE
+#include <partita/hal_inline.h>
+#else
+/* Identity of the calling hart, 0..ncpus-1. (inline) */
 uint32_t hal_cpu_id(void);
 
 /* Monotonic cycle counter with one time base on every hart (virtual ns x 2^-shift under
- * icount). All kernel times are in these cycles; hal_cycles_per_sec() converts. */
+ * icount). All kernel times are in these cycles; hal_cycles_per_sec() converts. (inline) */
 uint64_t hal_cycles(void);
-uint64_t hal_cycles_per_sec(void);
 
-/* Local interrupt masking. Nests: restore what save returned. */
+/* Local interrupt masking. Nests: restore what save returned. (inline) */
 unsigned long hal_irq_save(void);
 void hal_irq_restore(unsigned long flags);
+
+/* Full memory barrier between harts. (inline) */
+void hal_fence(void);
+#endif
+
+uint64_t hal_cycles_per_sec(void);
 
 /* One-shot timer of the calling hart: interrupt at or after `deadline_cycles` (absolute).
  * Re-arming replaces the previous deadline; UINT64_MAX disarms. */
@@ -37,8 +47,5 @@ void hal_console_write(const char *s, size_t n);
 
 /* Power the machine off; `code` 0 = success. Does not return. */
 _Noreturn void hal_poweroff(int code);
-
-/* Full memory barrier between harts. */
-void hal_fence(void);
 
 #endif

@@ -45,7 +45,9 @@ void hal_irq_enable(void);
 /* wfi with interrupts masked: returns when one is pending (and acknowledges an IPI). */
 void hal_wait_for_interrupt_masked(void);
 void hal_percpu_set(struct hal_percpu *p);
-struct hal_percpu *hal_percpu_get(void);
+#ifndef PT_HAL_INLINE
+struct hal_percpu *hal_percpu_get(void); /* inline with PT_HAL_INLINE (partita/hal.h) */
+#endif
 
 /* ---- address spaces (Sv39) ---- */
 #define HAL_PAGE_SIZE 4096ul
