@@ -59,12 +59,14 @@ static void spinner(void *arg)
 }
 
 /* priority inheritance: low takes the mutex, high blocks on it, medium must not run first */
-static volatile int pi_stage;
+static volatile int pi_stage, pi_go;
 static void pi_low(void *arg)
 {
 	(void)arg;
 	pt_mutex_lock(mutex_id, PT_WAIT_FOREVER);
 	pi_stage = 1;
+	while (!pi_go) /* hold the mutex until medium is ready and high is about to block */
+		;
 	for (volatile int i = 0; i < 20000; i++)
 		;
 	log_order(30);
@@ -153,10 +155,13 @@ void api_main(void *arg)
 	mutex_id = pt_mutex_create();
 	norder = 0;
 	pi_stage = 0;
+	pi_go = 0;
 	spawn("pi_low", pi_low, 0, 30, -1, 0);
-	pt_sleep_ns(20000); /* low takes the mutex */
+	while (pi_stage != 1) /* low takes the mutex */
+		pt_sleep_ns(20000);
 	spawn("pi_med", pi_medium, 0, 20, -1, 0);
-	spawn("pi_high", pi_high, 0, 5, -1, 0);
+	pi_go = 1; /* low cannot run before we sleep: it is the lowest */
+	spawn("pi_high", pi_high, 0, 5, -1, 0); /* runs at once and blocks on the mutex */
 	pt_sleep_ns(2000000);
 	check(pi_stage == 1 && norder == 3 && order[0] == 30 && order[1] == 5 && order[2] == 20,
 	      "mutex_priority_inheritance");

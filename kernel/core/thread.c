@@ -219,7 +219,15 @@ static void idle_main(void *arg)
 		hal_irq_save();
 		if (pt_this_cpu()->need_resched)
 			pt_schedule();
-		hal_wait_for_interrupt();
+		if (pt_config.idle_spin) {
+			/* interrupts on for a short while; the loop body is a few instructions, so a
+			 * wake-up is seen within ~100 of this hart's instructions */
+			hal_irq_enable();
+			for (volatile int i = 0; i < 32; i++)
+				;
+		} else {
+			hal_wait_for_interrupt();
+		}
 	}
 }
 

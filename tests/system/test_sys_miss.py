@@ -31,10 +31,11 @@ def test_record_keeps_every_release(boot: Callable[..., RunResult]) -> None:
 
 def test_skip_next_drops_the_release_after_a_miss(boot: Callable[..., RunResult]) -> None:
     st = boot("sys_miss").stats["m_skip"]
-    assert st.misses > 0 and not st.stopped, st
-    # each missed job costs the next release: at most every other period is a job
-    assert st.released <= (RUN_NS // PERIOD_NS) // 2 + 1, st
-    assert st.overruns + st.released >= RUN_NS // PERIOD_NS // 2, st
+    assert not st.stopped, st
+    # each job (over 7 ms) misses its deadline and costs the next release: at most every
+    # other period is a job, and every one of them misses
+    assert 3 <= st.released <= RUN_NS // PERIOD_NS // 2 + 1, st
+    assert st.misses >= st.released - 1, st
 
 
 def test_stop_ends_the_thread_at_its_first_miss(boot: Callable[..., RunResult]) -> None:

@@ -92,6 +92,11 @@ struct pt_system_cfg {
 	const char *name;
 	uint32_t ncpus;
 	uint32_t icount_shift;
+	/* 1: an idle hart spins (interrupts on) instead of sleeping in wfi. Under QEMU icount a
+	 * hart then never halts, so QEMU never warps the clock over an all-idle period (a warp
+	 * computed by QEMU's main loop, which races the harts: runs differed by tens of ns after
+	 * idle periods) and runs are bit-for-bit deterministic (docs/kernel.md). */
+	uint32_t idle_spin;
 	uint64_t run_for_ns;     /* power off after this much virtual time; 0 = run forever */
 	struct pt_cache_cfg cache;
 	uint64_t kernel_colors[PT_MAX_COLORS / 64];

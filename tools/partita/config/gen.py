@@ -81,6 +81,7 @@ def generate_c(r: Resolved) -> str:
         f"\t.name = {_str(r.name)},",
         f"\t.ncpus = {r.ncpus},",
         f"\t.icount_shift = {r.icount_shift},",
+        f"\t.idle_spin = {1 if r.idle == 'spin' else 0},",
         f"\t.run_for_ns = {r.run_for_ns}ull,",
         f"\t.cache = {{ .size_bytes = {c.size_bytes}u, .ways = {c.ways}, "
         f".line_bytes = {c.line_bytes}, .page_bytes = {c.page_bytes},",

@@ -95,6 +95,7 @@ class Resolved(Frozen):
     source: str
     ncpus: int
     icount_shift: int
+    idle: str
     run_for_ns: int
     ram_mb: int
     cache: RCache
@@ -229,6 +230,7 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
     cache = cfg.cache
     return Resolved(
         name=cfg.name, source=source, ncpus=cfg.ncpus, icount_shift=cfg.icount_shift,
+        idle=cfg.idle.value,
         run_for_ns=cfg.run_for_ns, ram_mb=cfg.ram_mb,
         cache=RCache(size_bytes=cache.size_bytes, ways=cache.ways, line_bytes=cache.line_bytes,
                      page_bytes=cache.page_bytes, hw_colors=cache.hw_colors, colors=ncolors),

@@ -49,6 +49,11 @@ class FaultPolicy(StrEnum):
     partition = "partition"
 
 
+class IdleMode(StrEnum):
+    spin = "spin"
+    wfi = "wfi"
+
+
 class MissPolicy(StrEnum):
     record = "record"
     skip_next = "skip_next"
@@ -192,6 +197,10 @@ class SystemCfg(Strict):
     name: str = Field(min_length=1, max_length=31, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
     ncpus: int = Field(default=4, ge=1, le=MAX_CPUS)
     icount_shift: int = Field(default=0, ge=0, le=10)
+    idle: IdleMode = Field(default=IdleMode.spin, description=(
+        "what an idle hart does: spin (default: no hart ever halts, so QEMU never warps its "
+        "clock over all-idle periods and runs are bit-for-bit deterministic) or wfi (sleep; "
+        "QEMU's idle clock warp races its main loop and runs may differ by tens of ns)"))
     run_for_ns: int = Field(default=0, ge=0, description="0 = run until the kernel stops")
     ram_mb: int = Field(default=128, ge=16, le=4096)
     cache: CacheCfg = Field(default_factory=CacheCfg)

@@ -74,6 +74,8 @@ def system(name: str, sets: list[list[dict[str, Any]]]) -> dict[str, Any]:
     phase_ns = 2 * longest
     return {
         "name": name, "ncpus": 5, "icount_shift": 0,
+        # the spacers must sleep (a spinning idle hart would take a full share of the clock)
+        "idle": "wfi",
         "run_for_ns": len(sets) * (phase_ns + 30_000_000),
         # Harts 0 (I/O), 2 and 4 (application cores); 1 and 3 are idle spacers. QEMU 7.2's
         # icount round-robin gives a hart its turn up to the earliest timer deadline, and the
