@@ -95,14 +95,14 @@ void hal_irq_restore(unsigned long flags)
  */
 #define TIMER_NEVER (1ull << 55)
 /*
- * QEMU's icount scheduler runs the harts round-robin, each for a slice of (time to the
- * earliest virtual-timer deadline) / (number of harts). When a hart moves the earliest deadline
- * earlier (arming its timer), QEMU ends that hart's slice at once and the others finish theirs:
- * the hart loses up to a whole slice of virtual time. A far-off deadline makes slices long and
- * that loss large (measured: up to ms per re-arm with 4 busy harts). So the timer is never
- * armed more than TIMER_HORIZON_NS ahead; a horizon expiry that is not the real deadline is
- * re-armed in arch_trap without involving the kernel. Cost: one short interrupt per horizon
- * on a hart with nothing closer to do.
+ * QEMU's icount scheduler runs the harts in turns on one host thread: a hart's turn lasts until
+ * the earliest pending virtual-timer deadline of the machine, until it halts, or until it
+ * writes a comparator that becomes the earliest deadline (its turn then ends at once). A
+ * far-off deadline makes turns long (without a horizon, four busy harts ran one after
+ * another). So the timer is never armed more than TIMER_HORIZON_NS ahead, on per-hart
+ * staggered points (below); a horizon expiry that is not the real deadline is re-armed in
+ * arch_trap without involving the kernel. Cost: one short interrupt per horizon per hart.
+ * docs/kernel.md ("QEMU icount runs the harts one at a time") has the measurements.
  */
 #define TIMER_HORIZON_NS 50000ull /* 0 = off */
 uint64_t arch_timer_deadline[PT_MAX_CPUS];
