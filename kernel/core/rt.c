@@ -31,35 +31,13 @@ void pt_rt_init_thread(struct pt_thread *t)
 	pt_alarm_init(&t->timeout_alarm, 0);
 }
 
-/* Arm an alarm on another cpu's queue (boot and dynamic creation). */
-static void arm_on(struct pt_alarm *a, uint64_t when, uint32_t cpu)
+/* Insert `a` into cpu c's alarm queue, ordered by time (FIFO among equal times). */
+static void queue_on(struct pt_cpu *c, struct pt_alarm *a, uint64_t when)
 {
-	if (cpu == pt_this_cpu()->id || !pt_cpus[cpu].online) {
-		/* before a cpu is online its queue is only touched by the boot cpu */
-		struct pt_cpu *c = &pt_cpus[cpu];
-		if (cpu == pt_this_cpu()->id) {
-			pt_alarm_arm(a, when);
-			return;
-		}
-		unsigned long f = hal_irq_save();
-		pt_spin_lock(&c->alarm_lock);
-		a->when = when;
-		a->cpu = (int16_t)cpu;
-		struct pt_list *pos = c->alarms.prev;
-		while (pos != &c->alarms && pt_container_of(pos, struct pt_alarm, node)->when > when)
-			pos = pos->prev;
-		pt_list_insert_between(&a->node, pos, pos->next);
-		pt_spin_unlock(&c->alarm_lock);
-		pt_flush_deferred();
-		hal_irq_restore(f);
-		return;
-	}
-	/* online remote cpu: queue it there and let that cpu re-arm its timer */
-	struct pt_cpu *c = &pt_cpus[cpu];
 	unsigned long f = hal_irq_save();
 	pt_spin_lock(&c->alarm_lock);
 	a->when = when;
-	a->cpu = (int16_t)cpu;
+	a->cpu = (int16_t)c->id;
 	struct pt_list *pos = c->alarms.prev;
 	while (pos != &c->alarms && pt_container_of(pos, struct pt_alarm, node)->when > when)
 		pos = pos->prev;
@@ -67,7 +45,20 @@ static void arm_on(struct pt_alarm *a, uint64_t when, uint32_t cpu)
 	pt_spin_unlock(&c->alarm_lock);
 	pt_flush_deferred();
 	hal_irq_restore(f);
-	pt_kick_cpu(cpu);
+}
+
+/* Arm an alarm on another cpu's queue (boot and dynamic creation). */
+static void arm_on(struct pt_alarm *a, uint64_t when, uint32_t cpu)
+{
+	if (cpu == pt_this_cpu()->id) {
+		pt_alarm_arm(a, when);
+		return;
+	}
+	queue_on(&pt_cpus[cpu], a, when);
+	/* before a cpu is online its queue is only touched by the boot cpu; an online remote
+	 * cpu re-arms its timer when kicked */
+	if (pt_cpus[cpu].online)
+		pt_kick_cpu(cpu);
 }
 
 /* Make the thread runnable at creation: first release for real-time threads. */

@@ -8,7 +8,7 @@ from itertools import pairwise
 
 from partita.timeline import Timeline
 
-__all__ = ["SLACK_NS", "fp_violations", "gedf_violations", "job_exec_ns", "pending_jobs",
+__all__ = ["SLACK_NS", "fp_violations", "gedf_violations", "pending_jobs",
            "released_jobs"]
 
 # Kernel latency allowed between an event (a release) and the scheduling decision it causes.
@@ -86,29 +86,6 @@ def gedf_violations(tl: Timeline, tids: set[int], cpus: set[int]) -> list[str]:
         if len(bad) > 20:
             break
     return bad
-
-
-def job_exec_ns(tl: Timeline, tid: int) -> list[int]:
-    """Execution time (ns dispatched) of each completed job of `tid`, in job order. A job runs
-    from its release, or from the completion of the job before it if that came later (a late
-    job's successor is released on time but queued behind it, docs/kernel.md), to its
-    completion."""
-    slices = sorted((s.start_ns, s.end_ns) for s in tl.slices if s.tid == tid)
-    out: list[int] = []
-    first, prev_done = 0, 0
-    for j in sorted(tl.jobs.get(tid, {}).values(), key=lambda j: j.number):
-        if j.release_ns is None or j.complete_ns is None:
-            continue
-        start, done = max(j.release_ns, prev_done), j.complete_ns
-        prev_done = done
-        while first < len(slices) and slices[first][1] <= start:
-            first += 1
-        total, i = 0, first
-        while i < len(slices) and slices[i][0] < done:
-            total += max(0, min(slices[i][1], done) - max(slices[i][0], start))
-            i += 1
-        out.append(total)
-    return out
 
 
 def released_jobs(tl: Timeline, tid: int) -> list:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from invariants import job_exec_ns
 from partita.run import RunResult
+from partita.stats import job_exec_ns
 
 PEDF = ["p_fft", "p_fir", "p_mm", "p_iir", "p_bits", "p_lut"]
 OVER = ["o_fir", "o_iir", "o_fft"]

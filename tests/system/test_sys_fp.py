@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from invariants import fp_violations, job_exec_ns, released_jobs
+from invariants import fp_violations, released_jobs
 from partita.run import RunResult
+from partita.stats import job_exec_ns
 from partita.tracefmt import Ev
 
 PRIO = {"low": 30, "mid": 20, "high": 10}

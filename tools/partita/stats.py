@@ -56,19 +56,23 @@ class TaskStats:
 
 
 def job_exec_ns(tl: Timeline, tid: int) -> list[int]:
-    """Execution time of each completed job of `tid`: its execution slices clipped to
-    [release, completion], in release order (one linear pass)."""
+    """Execution time (ns dispatched) of each completed job of `tid`, in job order (one linear
+    pass). A job runs from its release, or from the completion of the job before it if that
+    came later (a late job's successor is released on time but queued behind it,
+    docs/kernel.md), to its completion."""
     slices = sorted((s.start_ns, s.end_ns) for s in tl.slices if s.tid == tid)
-    jobs = sorted((j.release_ns, j.complete_ns) for j in tl.jobs.get(tid, {}).values()
-                  if j.release_ns is not None and j.complete_ns is not None)
     out: list[int] = []
-    first = 0
-    for rel, done in jobs:
-        while first < len(slices) and slices[first][1] <= rel:
+    first, prev_done = 0, 0
+    for j in sorted(tl.jobs.get(tid, {}).values(), key=lambda j: j.number):
+        if j.release_ns is None or j.complete_ns is None:
+            continue
+        start, done = max(j.release_ns, prev_done), j.complete_ns
+        prev_done = done
+        while first < len(slices) and slices[first][1] <= start:
             first += 1
         total, i = 0, first
         while i < len(slices) and slices[i][0] < done:
-            total += max(0, min(slices[i][1], done) - max(slices[i][0], rel))
+            total += max(0, min(slices[i][1], done) - max(slices[i][0], start))
             i += 1
         out.append(total)
     return out
