@@ -20,6 +20,7 @@ static volatile int sem_id PT_SHARED = -1, mq_id PT_SHARED = -1, mutex_id PT_SHA
 		    done_sem PT_SHARED = -1;
 static volatile uint64_t rx_sum;
 static int pass, fail;
+static volatile int del_sem = -1, del_mq = -1, del_result;
 
 static void check(int ok, const char *name)
 {
@@ -96,6 +97,14 @@ static void receiver(void *arg)
 			rx_sum += m;
 	}
 	pt_sem_give(done_sem);
+}
+
+/* Blocks on the semaphore (arg 0) or the queue (arg 1) until it is deleted. */
+static void del_waiter(void *arg)
+{
+	uint64_t m;
+	del_result = arg ? pt_mq_recv(del_mq, &m, PT_WAIT_FOREVER)
+			 : pt_sem_take(del_sem, PT_WAIT_FOREVER);
 }
 
 static int spawn(const char *name, void (*fn)(void *), void *arg, unsigned prio, int sched, int cpu)
@@ -181,6 +190,28 @@ void api_main(void *arg)
 	check(r == PT_OK && rx_sum == sent, "mq_cross_core");
 	uint64_t m = 0;
 	check(pt_mq_recv(mq_id, &m, 100000) == PT_ETIMEDOUT, "mq_recv_timeout");
+	/* 7. delete: waiters are woken with PT_EDELETED, ids become invalid, storage is reused */
+	del_sem = pt_sem_create(0, 1);
+	del_result = 1;
+	spawn("del_w_sem", del_waiter, 0, 5, -1, 0); /* higher: runs now and blocks */
+	check(pt_sem_delete(del_sem) == PT_OK && del_result == PT_EDELETED, "sem_delete_wakes");
+	check(pt_sem_give(del_sem) == PT_EINVAL && pt_sem_delete(del_sem) == PT_EINVAL,
+	      "sem_deleted_id_invalid");
+	del_mq = pt_mq_create(sizeof(uint64_t), 8);
+	del_result = 1;
+	spawn("del_w_mq", del_waiter, (void *)1, 5, -1, 0);
+	check(pt_mq_delete(del_mq) == PT_OK && del_result == PT_EDELETED, "mq_delete_wakes");
+	int q2 = pt_mq_create(sizeof(uint64_t), 8);
+	uint64_t v77 = 77, got77 = 0;
+	check(q2 >= 0 && pt_mq_send(q2, &v77, PT_NO_WAIT) == PT_OK &&
+	      pt_mq_recv(q2, &got77, PT_NO_WAIT) == PT_OK && got77 == 77 && pt_mq_delete(q2) == PT_OK,
+	      "mq_recreated_after_delete");
+	int dm = pt_mutex_create();
+	pt_mutex_lock(dm, PT_NO_WAIT);
+	check(pt_mutex_delete(dm) == PT_ESTATE, "mutex_delete_locked_refused");
+	pt_mutex_unlock(dm);
+	check(pt_mutex_delete(dm) == PT_OK && pt_mutex_lock(dm, PT_NO_WAIT) == PT_EINVAL,
+	      "mutex_delete");
 	/* 6. the user thread (api_user) runs the same calls through ecall */
 	flag = 0;
 	pt_sem_give(sem_id);
@@ -217,6 +248,8 @@ void api_user(void *arg)
 	ok &= pt_mq_recv(mq_id, (void *)0x80000000ul, PT_NO_WAIT) == PT_EINVAL;
 	int mid = pt_mutex_create();
 	ok &= mid >= 0 && pt_mutex_lock(mid, PT_WAIT_FOREVER) == PT_OK && pt_mutex_unlock(mid) == PT_OK;
+	ok &= pt_mutex_delete(mid) == PT_OK && pt_mutex_lock(mid, PT_NO_WAIT) == PT_EINVAL;
+	ok &= pt_sem_delete(sem_id) == PT_EPERM; /* a kernel object: usable, not deletable */
 	ok &= pt_sleep_ns(50000) == PT_OK;
 	ok &= pt_thread_set_priority(0, 300) == PT_EINVAL;
 	if (ok)

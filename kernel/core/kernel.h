@@ -251,6 +251,10 @@ int pt_k_mutex_unlock(int id);
 int pt_k_mq_create(uint32_t msg_bytes, uint32_t capacity);
 int pt_k_mq_send(int id, const void *msg, uint64_t timeout_ns);
 int pt_k_mq_recv(int id, void *msg, uint64_t timeout_ns);
+int pt_k_sem_delete(int id);
+int pt_k_mutex_delete(int id);
+int pt_k_mq_delete(int id);
+void pt_waitq_wake_all(struct pt_waitq *q, int result); /* pt_sync_lock held */
 /* object ownership for user callers: 0 = any */
 bool pt_sync_obj_allowed(uint16_t owner_part);
 

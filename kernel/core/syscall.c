@@ -115,6 +115,9 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	case PT_SYS_MQ_CREATE: r = a0 > 4096 || a1 > 4096 ? PT_EINVAL : pt_k_mq_create((uint32_t)a0, (uint32_t)a1); break;
 	case PT_SYS_MQ_SEND:
 	case PT_SYS_MQ_RECV: r = sys_mq_xfer(nr, a0, a1, a2); break;
+	case PT_SYS_SEM_DELETE: r = pt_k_sem_delete(tid_arg(a0)); break;
+	case PT_SYS_MUTEX_DELETE: r = pt_k_mutex_delete(tid_arg(a0)); break;
+	case PT_SYS_MQ_DELETE: r = pt_k_mq_delete(tid_arg(a0)); break;
 	default: r = PT_EINVAL;
 	}
 	pt_trace_emit(PT_EV_SYSCALL, me->tid, nr, (uint64_t)r);

@@ -169,3 +169,18 @@ UTEXT void pt_thread_body(void (*entry)(void *), void *arg, uint64_t kind)
 	entry(arg);
 	pt_thread_exit();
 }
+
+UTEXT int pt_sem_delete(int id)
+{
+	return in_user() ? (int)SYS(PT_SYS_SEM_DELETE, id, 0, 0) : pt_k_sem_delete(id);
+}
+
+UTEXT int pt_mutex_delete(int id)
+{
+	return in_user() ? (int)SYS(PT_SYS_MUTEX_DELETE, id, 0, 0) : pt_k_mutex_delete(id);
+}
+
+UTEXT int pt_mq_delete(int id)
+{
+	return in_user() ? (int)SYS(PT_SYS_MQ_DELETE, id, 0, 0) : pt_k_mq_delete(id);
+}

@@ -10,6 +10,10 @@ static struct pt_mq mq_pool[PT_MAX_MQS];
 static uint8_t mq_pool_used[PT_MAX_MQS];
 static uint8_t mq_bytes[PT_MQ_POOL_BYTES] __attribute__((aligned(8)));
 static uint32_t mq_bytes_used;
+/* Storage carved for pool slot i (kept when its queue is deleted, for the next queue that
+ * fits): no allocation is ever returned to the bump pointer, so none can fragment it. */
+static uint8_t *mq_slot_buf[PT_MAX_MQS];
+static uint32_t mq_slot_bytes[PT_MAX_MQS];
 
 static int mq_register(struct pt_mq *q, void *buf, uint32_t msg_bytes, uint32_t capacity)
 {
@@ -49,18 +53,27 @@ int pt_k_mq_create(uint32_t msg_bytes, uint32_t capacity)
 	uint64_t need = ((uint64_t)msg_bytes * capacity + 7) & ~7ull;
 	unsigned long f = hal_irq_save();
 	pt_spin_lock(&pt_sync_lock);
-	int r = PT_ENOSPC;
-	for (int i = 0; i < PT_MAX_MQS; i++) {
-		if (!mq_pool_used[i]) {
-			if (mq_bytes_used + need > PT_MQ_POOL_BYTES)
-				break;
-			r = mq_register(&mq_pool[i], &mq_bytes[mq_bytes_used], msg_bytes, capacity);
-			if (r >= 0) {
-				mq_pool_used[i] = 1;
+	int slot = -1;
+	/* a free slot whose storage fits, else a fresh slot with new storage */
+	for (int i = 0; i < PT_MAX_MQS && slot < 0; i++)
+		if (!mq_pool_used[i] && mq_slot_bytes[i] >= need)
+			slot = i;
+	for (int i = 0; i < PT_MAX_MQS && slot < 0; i++) {
+		if (!mq_pool_used[i] && !mq_slot_bytes[i]) {
+			if (mq_bytes_used + need <= PT_MQ_POOL_BYTES) {
+				mq_slot_buf[i] = &mq_bytes[mq_bytes_used];
+				mq_slot_bytes[i] = (uint32_t)need;
 				mq_bytes_used += (uint32_t)need;
+				slot = i;
 			}
 			break;
 		}
+	}
+	int r = PT_ENOSPC;
+	if (slot >= 0) {
+		r = mq_register(&mq_pool[slot], mq_slot_buf[slot], msg_bytes, capacity);
+		if (r >= 0)
+			mq_pool_used[slot] = 1;
 	}
 	pt_spin_unlock(&pt_sync_lock);
 	hal_irq_restore(f);
@@ -148,4 +161,26 @@ int pt_k_mq_recv(int id, void *msg, uint64_t timeout_ns)
 			return r;
 		}
 	}
+}
+
+int pt_k_mq_delete(int id)
+{
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&pt_sync_lock);
+	struct pt_mq *q = pt_mq_lookup(id);
+	int r = PT_EINVAL;
+	if (q && !pt_sync_obj_deletable(q->owner_part)) {
+		r = PT_EPERM;
+	} else if (q) {
+		pt_waitq_wake_all(&q->senders, PT_EDELETED);
+		pt_waitq_wake_all(&q->receivers, PT_EDELETED);
+		mq_table[id] = 0;
+		if (q >= mq_pool && q < mq_pool + PT_MAX_MQS)
+			mq_pool_used[q - mq_pool] = 0;
+		r = PT_OK;
+	}
+	pt_spin_unlock(&pt_sync_lock);
+	pt_preempt_point();
+	hal_irq_restore(f);
+	return r;
 }

@@ -156,3 +156,24 @@ int pt_k_mutex_unlock(int id)
 	hal_irq_restore(f);
 	return r;
 }
+
+int pt_k_mutex_delete(int id)
+{
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&pt_sync_lock);
+	struct pt_mutex *m = mutex_get(id);
+	int r = PT_EINVAL;
+	if (m && !pt_sync_obj_deletable(m->owner_part)) {
+		r = PT_EPERM;
+	} else if (m && m->owner) {
+		r = PT_ESTATE; /* waiters can only exist while it is owned: unlock first */
+	} else if (m) {
+		mutex_table[id] = 0;
+		if (m >= mutex_pool && m < mutex_pool + PT_MAX_MUTEXES)
+			mutex_pool_used[m - mutex_pool] = 0;
+		r = PT_OK;
+	}
+	pt_spin_unlock(&pt_sync_lock);
+	hal_irq_restore(f);
+	return r;
+}

@@ -24,4 +24,12 @@ static inline uint16_t pt_caller_part_tag(void)
 	struct pt_thread *t = pt_current();
 	return (t && t->user && t->part) ? (uint16_t)(t->part->id + 1) : 0;
 }
+
+/* Deleting is for the creator: a user thread may delete only its own partition's objects; a
+ * kernel object (usable by every partition) is deleted only by kernel threads. */
+static inline bool pt_sync_obj_deletable(uint16_t owner_part)
+{
+	struct pt_thread *t = pt_current();
+	return !(t && t->user) || owner_part == pt_caller_part_tag();
+}
 #endif

@@ -104,3 +104,24 @@ int pt_k_sem_give(int id)
 	hal_irq_restore(f);
 	return r;
 }
+
+int pt_k_sem_delete(int id)
+{
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&pt_sync_lock);
+	struct pt_sem *s = sem_get(id);
+	int r = PT_EINVAL;
+	if (s && !pt_sync_obj_deletable(s->owner_part)) {
+		r = PT_EPERM;
+	} else if (s) {
+		pt_waitq_wake_all(&s->wq, PT_EDELETED);
+		sem_table[id] = 0;
+		if (s >= sem_pool && s < sem_pool + PT_MAX_SEMS)
+			sem_pool_used[s - sem_pool] = 0;
+		r = PT_OK;
+	}
+	pt_spin_unlock(&pt_sync_lock);
+	pt_preempt_point();
+	hal_irq_restore(f);
+	return r;
+}

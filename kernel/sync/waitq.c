@@ -149,3 +149,11 @@ void pt_sync_thread_gone(struct pt_thread *t)
 		pt_mutex_pi_update(m->owner);
 	pt_sync_release_owned(t, PT_EOWNERDEAD);
 }
+
+/* Wake every waiter of q with `result` (object deleted). */
+void pt_waitq_wake_all(struct pt_waitq *q, int result)
+{
+	struct pt_thread *w;
+	while ((w = pt_waitq_first(q)))
+		pt_wake(w, result);
+}

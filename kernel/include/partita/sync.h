@@ -61,13 +61,20 @@ int pt_mq_init(struct pt_mq *q, void *buf, uint32_t msg_bytes, uint32_t capacity
 int pt_sem_create(uint32_t initial, uint32_t max);
 int pt_sem_take(int id, uint64_t timeout_ns);
 int pt_sem_give(int id);
+/* Delete: every waiter returns PT_EDELETED; the id is then invalid (PT_EINVAL) until a later
+ * create reuses it. Only the creating partition may delete (PT_EPERM; kernel objects, usable
+ * by every partition, only kernel threads). A locked mutex is not deleted
+ * (PT_ESTATE). A deleted queue's storage is kept for the next queue that fits in it. */
+int pt_sem_delete(int id);
 
 int pt_mutex_create(void);
 int pt_mutex_lock(int id, uint64_t timeout_ns);
 int pt_mutex_unlock(int id);
+int pt_mutex_delete(int id);
 
 int pt_mq_create(uint32_t msg_bytes, uint32_t capacity);
 int pt_mq_send(int id, const void *msg, uint64_t timeout_ns);
 int pt_mq_recv(int id, void *msg, uint64_t timeout_ns);
+int pt_mq_delete(int id);
 
 #endif
