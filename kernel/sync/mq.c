@@ -89,7 +89,10 @@ struct pt_mq *pt_mq_lookup(int id)
 	return pt_sync_obj_allowed(q->owner_part) ? q : 0;
 }
 
-int pt_k_mq_send(int id, const void *msg, uint64_t timeout_ns)
+/* Send (copy msg in at the tail) or receive (copy the head out to msg), waiting while the
+ * queue is full or empty; a completed transfer wakes one waiter of the other side, which
+ * retries (in its own address space: the copy always runs in the caller's). */
+static int mq_xfer(int id, void *msg, uint64_t timeout_ns, bool send)
 {
 	uint64_t until = pt_timeout_until(timeout_ns);
 	unsigned long f = hal_irq_save();
@@ -101,11 +104,17 @@ int pt_k_mq_send(int id, const void *msg, uint64_t timeout_ns)
 			hal_irq_restore(f);
 			return PT_EINVAL;
 		}
-		if (q->count < q->capacity) {
-			uint32_t slot = (q->head + q->count) % q->capacity;
-			memcpy(q->buf + (size_t)slot * q->msg_bytes, msg, q->msg_bytes);
-			q->count++;
-			struct pt_thread *w = pt_waitq_first(&q->receivers);
+		if (send ? q->count < q->capacity : q->count > 0) {
+			if (send) {
+				uint32_t slot = (q->head + q->count) % q->capacity;
+				memcpy(q->buf + (size_t)slot * q->msg_bytes, msg, q->msg_bytes);
+				q->count++;
+			} else {
+				memcpy(msg, q->buf + (size_t)q->head * q->msg_bytes, q->msg_bytes);
+				q->head = (q->head + 1) % q->capacity;
+				q->count--;
+			}
+			struct pt_thread *w = pt_waitq_first(send ? &q->receivers : &q->senders);
 			if (w)
 				pt_wake(w, PT_OK);
 			pt_spin_unlock(&pt_sync_lock);
@@ -118,7 +127,7 @@ int pt_k_mq_send(int id, const void *msg, uint64_t timeout_ns)
 			hal_irq_restore(f);
 			return PT_EAGAIN;
 		}
-		int r = pt_block(&q->senders, PT_OBJ_MQ, (uint32_t)id, until);
+		int r = pt_block(send ? &q->senders : &q->receivers, PT_OBJ_MQ, (uint32_t)id, until);
 		if (r != PT_OK) {
 			hal_irq_restore(f);
 			return r;
@@ -126,41 +135,14 @@ int pt_k_mq_send(int id, const void *msg, uint64_t timeout_ns)
 	}
 }
 
+int pt_k_mq_send(int id, const void *msg, uint64_t timeout_ns)
+{
+	return mq_xfer(id, (void *)(uintptr_t)msg, timeout_ns, true);
+}
+
 int pt_k_mq_recv(int id, void *msg, uint64_t timeout_ns)
 {
-	uint64_t until = pt_timeout_until(timeout_ns);
-	unsigned long f = hal_irq_save();
-	for (;;) {
-		pt_spin_lock(&pt_sync_lock);
-		struct pt_mq *q = pt_mq_lookup(id);
-		if (!q || !msg) {
-			pt_spin_unlock(&pt_sync_lock);
-			hal_irq_restore(f);
-			return PT_EINVAL;
-		}
-		if (q->count) {
-			memcpy(msg, q->buf + (size_t)q->head * q->msg_bytes, q->msg_bytes);
-			q->head = (q->head + 1) % q->capacity;
-			q->count--;
-			struct pt_thread *w = pt_waitq_first(&q->senders);
-			if (w)
-				pt_wake(w, PT_OK);
-			pt_spin_unlock(&pt_sync_lock);
-			pt_preempt_point();
-			hal_irq_restore(f);
-			return PT_OK;
-		}
-		if (timeout_ns == PT_NO_WAIT) {
-			pt_spin_unlock(&pt_sync_lock);
-			hal_irq_restore(f);
-			return PT_EAGAIN;
-		}
-		int r = pt_block(&q->receivers, PT_OBJ_MQ, (uint32_t)id, until);
-		if (r != PT_OK) {
-			hal_irq_restore(f);
-			return r;
-		}
-	}
+	return mq_xfer(id, msg, timeout_ns, false);
 }
 
 int pt_k_mq_delete(int id)
