@@ -104,6 +104,10 @@ void bench_settle_sleep(void);
 void bench_report(enum bench_op op, unsigned threads);
 void bench_measure_overhead(void);
 
+/* The "threads present" of every measurement (the issue asks for 1, 8, 32 and 64). */
+#define BENCH_NCOUNTS 4
+extern const unsigned bench_thread_counts[BENCH_NCOUNTS];
+
 /* Filler threads: the "threads present" that take no part in the operation. */
 void bench_fillers_grow(unsigned n, int16_t sched, int16_t cpu);
 void bench_fillers_clear(void);

@@ -148,8 +148,7 @@ void bench_fillers_clear(void)
 
 /* ---- drivers ---- */
 
-static const unsigned thread_counts[] = { 1, 8, 32, 64 };
-#define NCOUNTS (sizeof(thread_counts) / sizeof(thread_counts[0]))
+const unsigned bench_thread_counts[BENCH_NCOUNTS] = { 1, 8, 32, 64 };
 
 /* Single-core driver (one hart): arg 0 = kernel variant, 1 = user variant (must match the
  * partition it runs in; the label only). */
@@ -162,11 +161,11 @@ void bench_main(void *arg)
 	if (bench.sem < 0 || bench.mq < 0)
 		pt_usay("BENCH-ERROR object create failed\n");
 	bench_measure_overhead();
-	for (unsigned i = 0; i < NCOUNTS; i++) {
-		bench_fillers_grow(thread_counts[i], -1, -1);
+	for (unsigned i = 0; i < BENCH_NCOUNTS; i++) {
+		bench_fillers_grow(bench_thread_counts[i], -1, -1);
 		bench_reset();
-		bench_run_core_ops(thread_counts[i]);
-		bench_run_timer(thread_counts[i]);
+		bench_run_core_ops(bench_thread_counts[i]);
+		bench_run_timer(bench_thread_counts[i]);
 	}
 	bench_fillers_clear();
 	pt_usay("BENCH-END\n");

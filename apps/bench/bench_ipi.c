@@ -21,8 +21,6 @@ static void ipi_peer(void *arg)
 	}
 }
 
-static const unsigned ipi_counts[] = { 1, 8, 32, 64 };
-
 /* arg 0 = kernel variant, 1 = user variant (label only; the partition decides). */
 void bench_ipi_main(void *arg)
 {
@@ -33,8 +31,8 @@ void bench_ipi_main(void *arg)
 	if (bench.sem < 0 || bench.sem_reply < 0)
 		pt_usay("BENCH-ERROR object create failed\n");
 	bench_measure_overhead();
-	for (unsigned i = 0; i < sizeof(ipi_counts) / sizeof(ipi_counts[0]); i++) {
-		bench_fillers_grow(ipi_counts[i], REMOTE_SCHED, REMOTE_CPU);
+	for (unsigned i = 0; i < BENCH_NCOUNTS; i++) {
+		bench_fillers_grow(bench_thread_counts[i], REMOTE_SCHED, REMOTE_CPU);
 		bench_reset();
 		struct pt_thread_attr a = {
 			.name = "bench_ipi", .entry = ipi_peer, .arg = 0,
@@ -52,7 +50,7 @@ void bench_ipi_main(void *arg)
 			pt_sem_take(bench.sem_reply, PT_WAIT_FOREVER);
 		}
 		pt_thread_delete(tid);
-		bench_report(OP_IPI, ipi_counts[i]);
+		bench_report(OP_IPI, bench_thread_counts[i]);
 	}
 	bench_fillers_clear();
 	pt_usay("BENCH-END\n");

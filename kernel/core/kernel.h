@@ -205,6 +205,13 @@ static inline void pt_flush_deferred(void)
 		pt_flush_deferred_slow(c); /* the common case (nothing deferred) stays inline */
 }
 void pt_time_start(uint32_t cpu);
+/* Preemption point after waking someone (interrupts masked, no lock held). */
+static inline void pt_preempt_point(void)
+{
+	if (pt_this_cpu()->need_resched)
+		pt_schedule();
+	pt_flush_deferred();
+}
 
 /* rt.c */
 void pt_rt_init_thread(struct pt_thread *t);

@@ -282,9 +282,7 @@ int pt_k_sporadic_release(int tid)
 		start_job(t, now);
 	}
 	pt_sched_unlock(s);
-	if (pt_this_cpu()->need_resched)
-		pt_schedule();
-	pt_flush_deferred();
+	pt_preempt_point();
 	hal_irq_restore(f);
 	return r;
 }

@@ -442,9 +442,7 @@ int pt_k_thread_resume(int tid)
 	else if (t->state == PT_TS_STOPPED)
 		r = PT_ESTATE;
 	pt_sched_unlock(s);
-	if (pt_this_cpu()->need_resched)
-		pt_schedule();
-	pt_flush_deferred();
+	pt_preempt_point();
 	hal_irq_restore(f);
 	return r;
 }
@@ -459,9 +457,7 @@ int pt_k_thread_set_priority(int tid, unsigned prio)
 	t->base_prio = (uint16_t)prio;
 	pt_mutex_pi_update(t);
 	pt_spin_unlock(&pt_sync_lock);
-	if (pt_this_cpu()->need_resched)
-		pt_schedule();
-	pt_flush_deferred();
+	pt_preempt_point();
 	hal_irq_restore(f);
 	return PT_OK;
 }

@@ -10,13 +10,6 @@ static inline uint64_t pt_timeout_until(uint64_t timeout_ns)
 	return hal_cycles() + pt_ns_to_cycles(timeout_ns);
 }
 
-/* Preemption point for kernel callers after waking someone (interrupts masked). */
-static inline void pt_preempt_point(void)
-{
-	if (pt_this_cpu()->need_resched)
-		pt_schedule();
-	pt_flush_deferred();
-}
 
 /* Partition tag of objects created by the caller: 0 = kernel (usable by every partition). */
 static inline uint16_t pt_caller_part_tag(void)

@@ -4,9 +4,6 @@ the paced traffic tool against a fake guest clock and a local echo."""
 
 from __future__ import annotations
 
-import socket
-import threading
-
 from partita.analysis.sim import SpmJobLog, simulate_spm
 from partita.spm.traffic import run_paced
 
@@ -36,35 +33,14 @@ def test_first_partition_alternates_like_the_kernel() -> None:
     assert [j.partition for j in alt] == [1, 0, 1, 0]
 
 
-def test_paced_sends_follow_the_guest_clock() -> None:
-    srv = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    srv.bind(("127.0.0.1", 0))
-    srv.settimeout(0.2)
-    port = srv.getsockname()[1]
-    stop = threading.Event()
-
-    def echo() -> None:
-        while not stop.is_set():
-            try:
-                data, addr = srv.recvfrom(65536)
-            except TimeoutError:
-                continue
-            srv.sendto(data, addr)
-
-    th = threading.Thread(target=echo, daemon=True)
-    th.start()
+def test_paced_sends_follow_the_guest_clock(udp_echo: int) -> None:
     t = [0]
 
     def clock() -> int:          # a guest clock advancing 7 us per look
         t[0] += 7_000
         return t[0]
 
-    try:
-        r = run_paced("127.0.0.1", port, clock, 100_000, 20, drain_s=0.3)
-    finally:
-        stop.set()
-        th.join()
-        srv.close()
+    r = run_paced("127.0.0.1", udp_echo, clock, 100_000, 20, drain_s=0.3)
     assert r.sent == 20 and r.received == 20
     assert all(0 <= x <= 7_000 for x in r.late_ns), r.late_ns  # never early, <= one clock step
     assert r.per_flow == {0: 5, 1: 5, 2: 5, 3: 5}

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-
 from partita.spm.traffic import flow_of, payload, run
 
 
@@ -15,29 +12,8 @@ def test_payload_format() -> None:
     assert p[4:8] == (6).to_bytes(4, "little")
 
 
-def test_counts_echoed_payloads() -> None:
-    srv = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    srv.bind(("127.0.0.1", 0))
-    srv.settimeout(0.2)
-    port = srv.getsockname()[1]
-    stop = threading.Event()
-
-    def echo() -> None:
-        while not stop.is_set():
-            try:
-                data, addr = srv.recvfrom(65536)
-            except TimeoutError:
-                continue
-            srv.sendto(data, addr)
-
-    th = threading.Thread(target=echo, daemon=True)
-    th.start()
-    try:
-        r = run("127.0.0.1", port, seconds=0.3, period_us=5000)
-    finally:
-        stop.set()
-        th.join()
-        srv.close()
+def test_counts_echoed_payloads(udp_echo: int) -> None:
+    r = run("127.0.0.1", udp_echo, seconds=0.3, period_us=5000)
     assert r.sent >= 40
     assert r.received >= r.sent - 2
     assert set(r.per_flow) == {0, 1, 2, 3}

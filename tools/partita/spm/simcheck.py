@@ -36,25 +36,14 @@ import yaml
 from partita.analysis.sim import SpmJobLog, simulate_spm
 from partita.spm.config import parse
 from partita.spm.events import TID_BASE, decode
-from partita.spm.soundness import SIGMA_NS, SPIN_NS_PER_ITER, _uunifast, system
+from partita.spm.soundness import SIGMA_NS, spin_tasks, system
 from partita.tracefmt import Area, Ev
 
 TOL_NS = 20_000
 
 
 def _set(rng: random.Random, no: int) -> list[dict[str, Any]]:
-    tasks = []
-    for core in range(2):
-        n = rng.choice((2, 3))
-        us = _uunifast(rng, n, rng.uniform(0.15, 0.35))
-        periods = sorted(rng.randint(1, 6) * 1_000_000 for _ in range(n))
-        for k, (u, period) in enumerate(zip(us, periods, strict=True)):
-            exec_ns = max(2000, int(u * period))
-            tasks.append({"name": f"q{no}c{core}t{k}", "core": core, "image": "spin",
-                          "arg": exec_ns // SPIN_NS_PER_ITER, "priority": k,
-                          "period_ns": period, "wcet_ns": 3 * exec_ns + 60_000,
-                          "image_bytes": 1024, "phase": 0})
-    return tasks
+    return spin_tasks(rng, f"q{no}", (0.15, 0.35), (1, 6), 2000, lambda e: 3 * e + 60_000)
 
 
 def _no_overlap(tasks: list[dict[str, Any]]) -> bool:

@@ -8,6 +8,7 @@ analysis (partita.analysis.spm) declares every task schedulable."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,20 +41,28 @@ def _uunifast(rng: random.Random, n: int, u: float) -> list[float]:
     return out + [rest]
 
 
-def random_set(rng: random.Random, set_no: int) -> list[dict[str, Any]]:
+def spin_tasks(rng: random.Random, prefix: str, u_range: tuple[float, float],
+               period_ms: tuple[int, int], min_exec_ns: int,
+               wcet_ns: Callable[[int], int]) -> list[dict[str, Any]]:
+    """2-3 `spin` tasks per application core: UUniFast utilizations summing to a draw from
+    u_range, periods a whole number of ms in period_ms, rate-monotonic priorities."""
     tasks = []
     for core in range(2):
         n = rng.choice((2, 3))
-        us = _uunifast(rng, n, rng.uniform(0.02, 0.12))
-        periods = sorted(rng.randint(2, 20) * 1_000_000 for _ in range(n))
+        us = _uunifast(rng, n, rng.uniform(*u_range))
+        periods = sorted(rng.randint(*period_ms) * 1_000_000 for _ in range(n))
         for k, (u, period) in enumerate(zip(us, periods, strict=True)):
-            exec_ns = max(1000, int(u * period))
-            tasks.append({"name": f"s{set_no}c{core}t{k}", "core": core, "image": "spin",
+            exec_ns = max(min_exec_ns, int(u * period))
+            tasks.append({"name": f"{prefix}c{core}t{k}", "core": core, "image": "spin",
                           "arg": exec_ns // SPIN_NS_PER_ITER, "priority": k,
-                          "period_ns": period,
-                          "wcet_ns": PLATFORM_SHARE * exec_ns + WCET_MARGIN_NS + TURN_LOSS_NS,
+                          "period_ns": period, "wcet_ns": wcet_ns(exec_ns),
                           "image_bytes": 1024, "phase": 0})
     return tasks
+
+
+def random_set(rng: random.Random, set_no: int) -> list[dict[str, Any]]:
+    return spin_tasks(rng, f"s{set_no}", (0.02, 0.12), (2, 20), 1000,
+                      lambda e: PLATFORM_SHARE * e + WCET_MARGIN_NS + TURN_LOSS_NS)
 
 
 def schedulable(tasks: list[dict[str, Any]]) -> bool:
