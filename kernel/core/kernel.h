@@ -26,6 +26,18 @@
 #define PT_USTACK_VA (HAL_USER_VA + 0x20000000ul)
 #define PT_UKSTACK_BYTES (8 * 1024)  /* kernel stack of a user thread (traps, syscalls) */
 #define PT_DEFAULT_STACK (8 * 1024)
+#ifndef PT_MIN_PERIOD_NS
+/* Shortest period (and sporadic inter-arrival time) the kernel accepts: a release costs a
+ * timer interrupt and a few hundred cycles, so a shorter period lets one thread's releases
+ * take its hart. partita config enforces the same floor. */
+#define PT_MIN_PERIOD_NS 50000ull
+#endif
+#ifndef PT_MAX_DURATION_NS
+/* Longest period, deadline, offset or wcet: release times (epoch + offset + k * period)
+ * then stay far from 2^64 cycles for any run. */
+#define PT_MAX_DURATION_NS (1ull << 62)
+#endif
+#define PT_MQ_MSG_MAX_BYTES 4096u /* largest message and largest capacity of a queue */
 
 /* ---- ticket spinlocks (interrupts must be masked by the caller) ---- */
 struct pt_spinlock {
@@ -84,6 +96,12 @@ struct pt_partition {
 	hal_as_t as;          /* 0 for kernel partitions */
 	const uint64_t *colors;
 	uintptr_t heap_lo, heap_hi;
+	/* quota use (pt_sync_lock for objects, pool_lock for threads) and run-time budget */
+	uint32_t used[PT_QUOTA_COUNT];
+	uint64_t budget_used_ppm;     /* density of the real-time threads it created, ppm */
+	uint64_t trace_tokens;        /* token bucket of its syscall trace records */
+	uint64_t trace_refill_at;     /* cycles of the last refill */
+	struct pt_spinlock trace_lock;
 };
 
 struct pt_thread {
@@ -111,6 +129,8 @@ struct pt_thread {
 	uint64_t dispatched_at, exec_job;
 	uint64_t n_done, n_miss, n_overrun, n_budget, max_response;
 	int16_t home_cpu;              /* cpu whose alarm queue holds its releases */
+	uint32_t budget_ppm;           /* density charged to its partition's run-time budget */
+	struct pt_thread_counters *ctr; /* its kernel counters in the trace area (truth) */
 	struct pt_alarm release_alarm, deadline_alarm, timeout_alarm;
 	/* blocking (under the sync lock) */
 	struct pt_list wait_node;
@@ -157,6 +177,12 @@ static inline uint64_t pt_ns_to_cycles(uint64_t ns)
 	return ns == UINT64_MAX ? UINT64_MAX : ns >> pt_config.icount_shift;
 }
 static inline uint64_t pt_cycles_to_ns(uint64_t c) { return c << pt_config.icount_shift; }
+/* a + b, saturating at UINT64_MAX ("never"): time arithmetic must not wrap into the past */
+static inline uint64_t pt_time_add_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r = a + b;
+	return r < a ? UINT64_MAX : r;
+}
 
 /* printk.c */
 int pt_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -220,6 +246,7 @@ void pt_rt_account_out(struct pt_thread *t, uint64_t now); /* switched out */
 void pt_rt_budget_arm(struct pt_cpu *c, struct pt_thread *t, uint64_t now);
 void pt_rt_budget_expired(struct pt_cpu *c);
 void pt_rt_summary(void);
+void pt_rt_counters_init(void);                         /* boot, before any thread */
 
 /* sync (kernel/sync) — blocking glue in sync/waitq.c */
 extern struct pt_spinlock pt_sync_lock;
@@ -268,6 +295,9 @@ bool pt_sync_obj_allowed(uint16_t owner_part);
 /* user window helpers (ustubs.c) */
 void pt_thread_body(void (*entry)(void *), void *arg, uint64_t kind);
 bool pt_user_range_ok(const void *p, size_t n, bool write);
+/* A user thread's syscall trace record may be written (its partition's token bucket);
+ * interrupts masked. Kernel threads: always. */
+bool pt_trace_budget_take(struct pt_thread *me);
 
 void *memset(void *d, int c, size_t n);
 void *memcpy(void *d, const void *s, size_t n);

@@ -36,6 +36,7 @@ static void partitions_init(void)
 		p->user = pc->user;
 		p->fault_policy = pc->fault_policy;
 		p->colors = pc->colors;
+		p->trace_tokens = pc->trace_burst;
 		if (!p->user)
 			continue;
 		p->as = hal_as_create((uint16_t)(i + 1));
@@ -98,6 +99,7 @@ void pt_kmain(uint32_t cpu)
 			  pt_config.name, pt_config.ncpus, pt_config.icount_shift,
 			  hal_cycles_per_sec());
 		pt_trace_init(pt_config.ncpus);
+		pt_rt_counters_init();
 		pt_mem_init();
 		pt_sched_init();
 		for (uint32_t i = 0; i < pt_config.ncpus; i++) {

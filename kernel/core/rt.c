@@ -24,8 +24,37 @@ void pt_thread_restart_ctx(struct pt_thread *t);
 static void release_fn(struct pt_alarm *a);
 static void deadline_fn(struct pt_alarm *a);
 
+_Static_assert(PT_TRACE_MAX_THREADS == PT_MAX_THREADS, "one counters entry per thread slot");
+
+/* Every counters entry zeroed (the trace area is not loaded, so it holds garbage at boot). */
+void pt_rt_counters_init(void)
+{
+	memset(pt_trace_area.counters, 0, sizeof(pt_trace_area.counters));
+	pt_trace_area.ncounters = PT_TRACE_MAX_THREADS;
+	pt_trace_area.counter_size = sizeof(struct pt_thread_counters);
+	hal_fence();
+	pt_trace_area.counters_magic = PT_COUNTERS_MAGIC;
+}
+
+/* Mirror t's job counters into its entry of the trace area (the host's truth). */
+static inline void counters_sync(struct pt_thread *t)
+{
+	struct pt_thread_counters *c = t->ctr;
+	c->done = t->n_done;
+	c->miss = t->n_miss;
+	c->overrun = t->n_overrun;
+	c->budget = t->n_budget;
+	c->max_response_cycles = t->max_response;
+}
+
 void pt_rt_init_thread(struct pt_thread *t)
 {
+	struct pt_thread_counters *c = &pt_trace_area.counters[t->slot];
+	memset(c, 0, sizeof(*c));
+	memcpy(c->name, t->name, sizeof(c->name));
+	c->part = t->part ? t->part->id : 0;
+	c->tid = t->tid;
+	t->ctr = c;
 	pt_alarm_init(&t->release_alarm, release_fn);
 	pt_alarm_init(&t->deadline_alarm, deadline_fn);
 	pt_alarm_init(&t->timeout_alarm, 0);
@@ -67,7 +96,7 @@ void pt_rt_start(struct pt_thread *t)
 	unsigned long f = hal_irq_save();
 	if (t->kind == PT_KIND_PERIODIC) {
 		uint64_t base = pt_this_cpu()->online ? hal_cycles() : pt_epoch;
-		t->next_release = base + t->offset;
+		t->next_release = pt_time_add_sat(base, t->offset);
 		t->state = PT_TS_WAIT_PERIOD;
 		arm_on(&t->release_alarm, t->next_release, (uint32_t)t->home_cpu);
 	} else if (t->kind == PT_KIND_SPORADIC) {
@@ -108,7 +137,7 @@ static void deadline_track(struct pt_thread *t)
 	if (__atomic_load_n(&a->cpu, __ATOMIC_ACQUIRE) >= 0 && a->data == n)
 		return;
 	a->data = n;
-	pt_alarm_arm(a, release_of(t, n) + t->rel_deadline);
+	pt_alarm_arm(a, pt_time_add_sat(release_of(t, n), t->rel_deadline));
 }
 
 /* Make the next job (already released and traced) the active one (t->sched locked). */
@@ -117,7 +146,7 @@ static void activate_job(struct pt_thread *t, uint64_t rel)
 	t->job_active = 1;
 	t->release_at = rel;
 	t->exec_job = 0;
-	t->se.abs_deadline = rel + t->rel_deadline;
+	t->se.abs_deadline = pt_time_add_sat(rel, t->rel_deadline);
 	deadline_track(t);
 }
 
@@ -125,8 +154,9 @@ static void activate_job(struct pt_thread *t, uint64_t rel)
 static void start_job(struct pt_thread *t, uint64_t rel)
 {
 	struct pt_sched *s = t->sched;
-	uint64_t dl = rel + t->rel_deadline;
+	uint64_t dl = pt_time_add_sat(rel, t->rel_deadline);
 	t->job++;
+	t->ctr->released++;
 	pt_trace_emit(PT_EV_RELEASE, t->tid, t->job, dl);
 	activate_job(t, rel);
 	if (t->state == PT_TS_WAIT_PERIOD) {
@@ -158,12 +188,16 @@ static void release_fn(struct pt_alarm *a)
 		return;
 	}
 	uint64_t rel = t->next_release;
-	t->next_release = rel + t->period;
-	pt_alarm_arm(&t->release_alarm, t->next_release);
+	/* periods are at least PT_MIN_PERIOD_NS and times saturate, so the next release is in
+	 * the future of this one and the timer interrupt always catches up */
+	t->next_release = pt_time_add_sat(rel, t->period);
+	if (t->next_release != UINT64_MAX)
+		pt_alarm_arm(&t->release_alarm, t->next_release);
 	if (t->skip_next) {
 		t->skip_next = 0;
 	} else if (t->job_active) {
 		t->n_overrun++;
+		counters_sync(t);
 		pt_trace_emit(PT_EV_OVERRUN, t->tid, t->job, 0);
 		if (t->miss_policy == PT_MISS_STOP) {
 			stop = true;
@@ -171,7 +205,9 @@ static void release_fn(struct pt_alarm *a)
 			/* a job all the same: traced now, run when the jobs before it are done */
 			t->job++;
 			t->pending++;
-			pt_trace_emit(PT_EV_RELEASE, t->tid, t->job, rel + t->rel_deadline);
+			t->ctr->released++;
+			pt_trace_emit(PT_EV_RELEASE, t->tid, t->job,
+				      pt_time_add_sat(rel, t->rel_deadline));
 			deadline_track(t);
 		}
 		/* SKIP_NEXT: this release is dropped */
@@ -200,7 +236,9 @@ static void deadline_fn(struct pt_alarm *a)
 	t->dl_checked = n;
 	if (t->job_active && n >= t->job - t->pending && n <= t->job) {
 		t->n_miss++;
-		pt_trace_emit(PT_EV_DEADLINE_MISS, t->tid, n, release_of(t, n) + t->rel_deadline);
+		counters_sync(t);
+		pt_trace_emit(PT_EV_DEADLINE_MISS, t->tid, n,
+			      pt_time_add_sat(release_of(t, n), t->rel_deadline));
 		if (t->miss_policy == PT_MISS_STOP)
 			stop = true;
 		else if (t->miss_policy == PT_MISS_SKIP_NEXT)
@@ -221,6 +259,7 @@ static void complete_job(struct pt_thread *t, uint64_t now)
 	t->n_done++;
 	if (resp > t->max_response)
 		t->max_response = resp;
+	counters_sync(t);
 	t->job_active = 0;
 }
 
@@ -329,6 +368,7 @@ void pt_rt_budget_expired(struct pt_cpu *c)
 		pt_sched_lock(s);
 	}
 	t->n_budget++;
+	counters_sync(t);
 	pt_trace_emit(PT_EV_THREAD_STOP, t->tid, PT_STOP_BUDGET, t->job - t->pending);
 	t->job_active = 0;
 	pt_alarm_cancel(&t->deadline_alarm);

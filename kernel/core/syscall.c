@@ -65,22 +65,48 @@ static int64_t sys_console_write(uint64_t s, uint64_t n)
 	return pt_k_console_write((const char *)s, n);
 }
 
-static int64_t sys_mq_xfer(uint64_t nr, uint64_t id, uint64_t msg, uint64_t timeout)
-{
-	extern struct pt_mq *pt_mq_lookup(int id);
-	unsigned long f = hal_irq_save();
-	struct pt_mq *q = (int64_t)id >= 0 && id < PT_MAX_MQS ? pt_mq_lookup((int)id) : 0;
-	uint32_t len = q ? q->msg_bytes : 0;
-	hal_irq_restore(f);
-	if (!q || !pt_user_range_ok((void *)msg, len, nr == PT_SYS_MQ_RECV))
-		return PT_EINVAL;
-	return nr == PT_SYS_MQ_SEND ? pt_k_mq_send((int)id, (void *)msg, timeout)
-				    : pt_k_mq_recv((int)id, (void *)msg, timeout);
-}
-
 static int tid_arg(uint64_t v)
 {
 	return v > 0x7fffffff ? -1 : (int)v;
+}
+
+/* The message buffer is checked by mq.c itself, against the size it copies, when it copies
+ * (a check here would be stale after a wait: issue 7, item 1). */
+static int64_t sys_mq_xfer(uint64_t nr, uint64_t id, uint64_t msg, uint64_t timeout)
+{
+	return nr == PT_SYS_MQ_SEND ? pt_k_mq_send(tid_arg(id), (void *)msg, timeout)
+				    : pt_k_mq_recv(tid_arg(id), (void *)msg, timeout);
+}
+
+/*
+ * A user partition's trace budget: the records its system calls add (SYSCALL, MARK) come
+ * from a token bucket refilled at trace_records_per_ms, holding at most trace_burst. A
+ * partition that calls faster gets its records counted (its counters' dropped_records), not
+ * written, so it cannot fill a ring that other partitions' records need.
+ */
+bool pt_trace_budget_take(struct pt_thread *me)
+{
+	if (!me->user || !me->part || me->part->cfg->trace_burst == UINT32_MAX)
+		return true; /* kernel threads, or a partition configured without a limit */
+	struct pt_partition *p = me->part;
+	const struct pt_partition_cfg *pc = p->cfg;
+	uint64_t ms = pt_ns_to_cycles(1000000) ? pt_ns_to_cycles(1000000) : 1;
+	pt_spin_lock(&p->trace_lock);
+	uint64_t now = hal_cycles();
+	if (now - p->trace_refill_at >= ms) {
+		uint64_t n = (now - p->trace_refill_at) / ms;
+		uint64_t add = n * pc->trace_records_per_ms;
+		p->trace_tokens = p->trace_tokens + add > pc->trace_burst ? pc->trace_burst
+									 : p->trace_tokens + add;
+		p->trace_refill_at += n * ms;
+	}
+	bool ok = p->trace_tokens > 0;
+	if (ok)
+		p->trace_tokens--;
+	else if (me->ctr)
+		me->ctr->dropped_records++;
+	pt_spin_unlock(&p->trace_lock);
+	return ok;
 }
 
 int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
@@ -100,7 +126,7 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	case PT_SYS_THREAD_YIELD: pt_k_thread_yield(); r = PT_OK; break;
 	case PT_SYS_THREAD_SELF: r = pt_k_thread_self(); break;
 	case PT_SYS_THREAD_EXIT: pt_k_thread_exit();
-	case PT_SYS_SLEEP_NS: r = pt_k_sleep_until(hal_cycles() + pt_ns_to_cycles(a0)); break;
+	case PT_SYS_SLEEP_NS: r = pt_k_sleep_until(pt_time_add_sat(hal_cycles(), pt_ns_to_cycles(a0))); break;
 	case PT_SYS_SLEEP_UNTIL: r = pt_k_sleep_until(a0); break;
 	case PT_SYS_WAIT_NEXT_PERIOD: r = pt_k_wait_next_period(); break;
 	case PT_SYS_SPORADIC_RELEASE: r = pt_k_sporadic_release(tid_arg(a0)); break;
@@ -112,7 +138,10 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	case PT_SYS_MUTEX_CREATE: r = pt_k_mutex_create(); break;
 	case PT_SYS_MUTEX_LOCK: r = pt_k_mutex_lock(tid_arg(a0), a1); break;
 	case PT_SYS_MUTEX_UNLOCK: r = pt_k_mutex_unlock(tid_arg(a0)); break;
-	case PT_SYS_MQ_CREATE: r = a0 > 4096 || a1 > 4096 ? PT_EINVAL : pt_k_mq_create((uint32_t)a0, (uint32_t)a1); break;
+	case PT_SYS_MQ_CREATE:
+		r = a0 > PT_MQ_MSG_MAX_BYTES || a1 > PT_MQ_MSG_MAX_BYTES ? PT_EINVAL
+			: pt_k_mq_create((uint32_t)a0, (uint32_t)a1);
+		break;
 	case PT_SYS_MQ_SEND:
 	case PT_SYS_MQ_RECV: r = sys_mq_xfer(nr, a0, a1, a2); break;
 	case PT_SYS_SEM_DELETE: r = pt_k_sem_delete(tid_arg(a0)); break;
@@ -120,6 +149,9 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	case PT_SYS_MQ_DELETE: r = pt_k_mq_delete(tid_arg(a0)); break;
 	default: r = PT_EINVAL;
 	}
-	pt_trace_emit(PT_EV_SYSCALL, me->tid, nr, (uint64_t)r);
+	unsigned long f = hal_irq_save();
+	if (pt_trace_budget_take(me))
+		pt_trace_emit(PT_EV_SYSCALL, me->tid, nr, (uint64_t)r);
+	hal_irq_restore(f);
 	return r;
 }

@@ -26,10 +26,18 @@ static uint16_t free_slots[PT_MAX_THREADS];
 static uint32_t nfree;
 static bool pool_ready;
 
-static struct pt_thread *slot_alloc(void)
+/* A free slot for a thread of `part` (NULL: idle), charged to its thread quota when
+ * `enforce` (run-time creation by a user partition). *err says why there is none. */
+static struct pt_thread *slot_alloc(struct pt_partition *part, bool enforce, int *err)
 {
 	struct pt_thread *t = 0;
+	*err = PT_ENOSPC;
 	pt_spin_lock(&pool_lock);
+	if (part && enforce && part->used[PT_QUOTA_THREADS] >= part->cfg->quota[PT_QUOTA_THREADS]) {
+		*err = PT_EQUOTA;
+		pt_spin_unlock(&pool_lock);
+		return 0;
+	}
 	if (!pool_ready) {
 		for (uint32_t i = 0; i < PT_MAX_THREADS; i++)
 			free_slots[i] = (uint16_t)(PT_MAX_THREADS - 1 - i);
@@ -42,6 +50,9 @@ static struct pt_thread *slot_alloc(void)
 		t->slot = i;
 		t->tid = (uint32_t)i + 1 + PT_MAX_THREADS * slot_gen[i]++;
 		t->state = PT_TS_SUSPENDED; /* not FREE: reserved */
+		t->part = part;
+		if (part)
+			part->used[PT_QUOTA_THREADS]++;
 	}
 	pt_spin_unlock(&pool_lock);
 	return t;
@@ -52,6 +63,11 @@ void pt_thread_reap(struct pt_thread *t)
 	unsigned long f = hal_irq_save();
 	pt_spin_lock(&pool_lock);
 	if (t->tid) { /* reaped once only: the slot goes back on the stack once */
+		if (t->part) { /* its quota and its share of the run-time budget come back */
+			t->part->used[PT_QUOTA_THREADS]--;
+			t->part->budget_used_ppm -= t->budget_ppm;
+			t->budget_ppm = 0;
+		}
 		t->state = PT_TS_FREE;
 		t->tid = 0;
 		free_slots[nfree++] = t->slot;
@@ -112,11 +128,13 @@ static int16_t lowest_cpu(uint32_t mask)
 
 /* Create from a validated attribute set. `start`: make it ready / arm its first release. */
 static int thread_new(const struct pt_thread_attr *a, const char *name,
-		      struct pt_partition *part, struct pt_sched *s, bool start)
+		      struct pt_partition *part, struct pt_sched *s, bool start, bool enforce,
+		      uint32_t budget_ppm)
 {
-	struct pt_thread *t = slot_alloc();
+	int err;
+	struct pt_thread *t = slot_alloc(part, enforce, &err);
 	if (!t)
-		return PT_ENOSPC;
+		return err;
 	uint32_t tid = t->tid;
 	uint16_t slot = t->slot;
 	memset(t, 0, sizeof(*t));
@@ -155,7 +173,7 @@ static int thread_new(const struct pt_thread_attr *a, const char *name,
 			      : stack_pages(a->stack_bytes, PT_KSTACK_SLOT);
 	uintptr_t ktop = HAL_KSTACK_VA + (uintptr_t)(slot + 1) * PT_KSTACK_SLOT;
 	const uint64_t *kcolors = t->user ? pt_config.kernel_colors : part->colors;
-	int err = map_stack(0, ktop, kp, &kstack_pages[slot], kcolors, HAL_MAP_R | HAL_MAP_W);
+	err = map_stack(0, ktop, kp, &kstack_pages[slot], kcolors, HAL_MAP_R | HAL_MAP_W);
 	if (!err && t->user) {
 		uintptr_t utop = PT_USTACK_VA + (uintptr_t)(slot + 1) * PT_USTACK_SLOT;
 		err = map_stack(part->as, utop, stack_pages(a->stack_bytes, PT_USTACK_SLOT),
@@ -170,6 +188,7 @@ static int thread_new(const struct pt_thread_attr *a, const char *name,
 	t->kstack_top = ktop;
 	t->kstack_lo = ktop - (uintptr_t)kp * HAL_PAGE_SIZE;
 	hal_ctx_init(&t->ctx, ktop, thread_boot, t);
+	t->budget_ppm = budget_ppm; /* charged by the caller; returned at reap from now on */
 	pt_trace_thread_info(t);
 	if (start)
 		pt_rt_start(t);
@@ -187,7 +206,7 @@ int pt_thread_create_cfg(const struct pt_thread_cfg *cfg, struct pt_partition *p
 		.period_ns = cfg->period_ns, .deadline_ns = cfg->deadline_ns,
 		.offset_ns = cfg->offset_ns, .wcet_ns = cfg->wcet_ns,
 	};
-	return thread_new(&a, name, part, s, start);
+	return thread_new(&a, name, part, s, start, false, 0);
 }
 
 /* First code of every thread (after its first switch-in, or a job restart). */
@@ -233,7 +252,8 @@ static void idle_main(void *arg)
 
 void pt_idle_create(struct pt_cpu *c)
 {
-	struct pt_thread *t = slot_alloc();
+	int err;
+	struct pt_thread *t = slot_alloc(0, false, &err);
 	if (!t)
 		pt_panic("no slot for idle thread");
 	t->name[0] = 'i', t->name[1] = 'd', t->name[2] = 'l', t->name[3] = 'e';
@@ -276,6 +296,8 @@ void pt_thread_stop(struct pt_thread *t, uint8_t reason)
 	uint8_t final = (reason == PT_STOP_DELETED || reason == PT_STOP_EXIT) ? PT_TS_DEAD
 										: PT_TS_STOPPED;
 	pt_trace_emit(PT_EV_THREAD_STOP, t->tid, reason, 0);
+	if (t->ctr)
+		t->ctr->flags |= PT_COUNTERS_STOPPED;
 	t->stop_reason = reason;
 	if (st == PT_TS_RUNNING) {
 		if (t == c->current) {
@@ -356,25 +378,91 @@ static struct pt_thread *target(int tid)
 	return t;
 }
 
-int pt_k_thread_create(const struct pt_thread_attr *a)
+/* Density of a real-time thread, wcet / min(deadline, period), in parts per million
+ * (rounded up: a budget check never under-counts). */
+static uint64_t density_ppm(const struct pt_thread_attr *a)
+{
+	uint64_t d = a->deadline_ns && a->deadline_ns < a->period_ns ? a->deadline_ns : a->period_ns;
+	uint64_t c = a->wcet_ns; /* <= d, checked by the caller */
+	while (c > UINT64_MAX / 1000000u) { /* hours-long jobs: scale, rounding c up, d down */
+		c = (c >> 1) + 1;
+		d >>= 1;
+	}
+	return (c * 1000000u + d - 1) / d;
+}
+
+/* A user partition's rights (its configuration, docs/security.md): the scheduler instance,
+ * the priority, and for a real-time thread the partition's CPU budget. */
+static int user_create_rights(struct pt_partition *p, const struct pt_sched *s,
+			      const struct pt_thread_attr *a, uint64_t *ppm)
+{
+	const struct pt_partition_cfg *pc = p->cfg;
+	if (!(pc->sched_mask & (1u << (s - pt_scheds))) || a->priority < pc->prio_highest ||
+	    a->priority > pc->prio_lowest)
+		return PT_EPERM;
+	*ppm = 0;
+	if (a->kind == PT_KIND_APERIODIC)
+		return PT_OK;
+	if (!a->wcet_ns)
+		return PT_EINVAL; /* its budget is enforced: a job needs one */
+	*ppm = density_ppm(a);
+	return PT_OK;
+}
+
+int pt_k_thread_create(const struct pt_thread_attr *attr)
 {
 	struct pt_thread *me = pt_current();
-	if (!a || !a->entry || a->priority >= PT_PRIO_LEVELS || a->kind > PT_KIND_SPORADIC ||
-	    a->miss_policy > PT_MISS_STOP)
+	if (!attr)
+		return PT_EINVAL;
+	struct pt_thread_attr a = *attr;
+	if (!a.entry || a.priority >= PT_PRIO_LEVELS || a.kind > PT_KIND_SPORADIC ||
+	    a.miss_policy > PT_MISS_STOP)
 		return PT_EINVAL;
 	struct pt_sched *s = me->sched;
-	if (a->sched >= 0) {
-		if ((uint32_t)a->sched >= pt_config.nscheds)
+	if (a.sched >= 0) {
+		if ((uint32_t)a.sched >= pt_config.nscheds)
 			return PT_EINVAL;
-		s = &pt_scheds[a->sched];
+		s = &pt_scheds[a.sched];
 	}
-	if (!s || (a->cpu >= 0 && (a->cpu >= PT_MAX_CPUS || !(s->cpu_mask & (1u << a->cpu)))))
+	if (!s || (a.cpu >= 0 && (a.cpu >= PT_MAX_CPUS || !(s->cpu_mask & (1u << a.cpu)))))
 		return PT_EINVAL;
-	if (a->kind != PT_KIND_APERIODIC && (!a->period_ns || a->wcet_ns > a->period_ns))
+	/* real-time timing: a platform floor on the period (releases must not take the hart)
+	 * and a ceiling on every duration (release arithmetic stays far from 2^64) */
+	if (a.kind != PT_KIND_APERIODIC &&
+	    (a.period_ns < PT_MIN_PERIOD_NS || a.period_ns > PT_MAX_DURATION_NS ||
+	     a.deadline_ns > PT_MAX_DURATION_NS || a.offset_ns > PT_MAX_DURATION_NS ||
+	     a.wcet_ns > a.period_ns || (a.deadline_ns && a.wcet_ns > a.deadline_ns)))
 		return PT_EINVAL;
 	if (!me->part)
 		return PT_EPERM;
-	return thread_new(a, a->name, me->part, s, true);
+	uint64_t ppm = 0;
+	if (me->user) {
+		int r = user_create_rights(me->part, s, &a, &ppm);
+		if (r)
+			return r;
+		if (a.kind != PT_KIND_APERIODIC)
+			a.enforce_budget = 1; /* the budget the partition was granted holds */
+	}
+	/* charge the budget before the thread exists; thread_new's reap gives it back */
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&pool_lock);
+	struct pt_partition *p = me->part;
+	bool over = me->user && p->budget_used_ppm + ppm > p->cfg->budget_ppm;
+	if (!over)
+		p->budget_used_ppm += ppm;
+	pt_spin_unlock(&pool_lock);
+	hal_irq_restore(f);
+	if (over)
+		return PT_EQUOTA;
+	int r = thread_new(&a, a.name, p, s, true, me->user, (uint32_t)ppm);
+	if (r < 0 && ppm) {
+		f = hal_irq_save();
+		pt_spin_lock(&pool_lock);
+		p->budget_used_ppm -= ppm;
+		pt_spin_unlock(&pool_lock);
+		hal_irq_restore(f);
+	}
+	return r;
 }
 
 int pt_k_thread_delete(int tid)
@@ -452,6 +540,9 @@ int pt_k_thread_set_priority(int tid, unsigned prio)
 	struct pt_thread *t = target(tid);
 	if (!t || prio >= PT_PRIO_LEVELS)
 		return PT_EINVAL;
+	const struct pt_partition_cfg *pc = t->part ? t->part->cfg : 0;
+	if (pt_current()->user && pc && (prio < pc->prio_highest || prio > pc->prio_lowest))
+		return PT_EPERM; /* outside the partition's priority range */
 	unsigned long f = hal_irq_save();
 	pt_spin_lock(&pt_sync_lock);
 	t->base_prio = (uint16_t)prio;
@@ -481,8 +572,13 @@ int pt_k_console_write(const char *s, size_t n)
 
 int pt_k_trace_mark(uint64_t a0, uint64_t a1)
 {
-	pt_trace_emit(PT_EV_MARK, pt_current()->tid, a0, a1);
-	return PT_OK;
+	struct pt_thread *me = pt_current();
+	unsigned long f = hal_irq_save();
+	bool ok = pt_trace_budget_take(me);
+	if (ok)
+		pt_trace_emit(PT_EV_MARK, me->tid, a0, a1);
+	hal_irq_restore(f);
+	return ok ? PT_OK : PT_EAGAIN;
 }
 
 bool pt_sync_obj_allowed(uint16_t owner_part)

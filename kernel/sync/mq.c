@@ -5,33 +5,73 @@
  */
 #include "objects.h"
 
-static struct pt_mq *mq_table[PT_MAX_MQS];
+PT_OBJTAB_DEFINE(mqs, PT_MAX_MQS, PT_QUOTA_MQS);
 static struct pt_mq mq_pool[PT_MAX_MQS];
 static uint8_t mq_pool_used[PT_MAX_MQS];
+
+/*
+ * Storage behind created queues: extents of mq_bytes kept sorted by offset; a new queue takes
+ * the first gap that fits (first fit, at most PT_MAX_MQS + 1 gaps looked at). Deleting a queue
+ * removes its extent, so the free space beside it merges with its neighbours at once: the pool
+ * never fragments for good (once every queue is deleted, one queue of PT_MQ_POOL_BYTES fits).
+ */
 static uint8_t mq_bytes[PT_MQ_POOL_BYTES] __attribute__((aligned(8)));
-static uint32_t mq_bytes_used;
-/* Storage carved for pool slot i (kept when its queue is deleted, for the next queue that
- * fits): no allocation is ever returned to the bump pointer, so none can fragment it. */
-static uint8_t *mq_slot_buf[PT_MAX_MQS];
-static uint32_t mq_slot_bytes[PT_MAX_MQS];
+static uint32_t ext_off[PT_MAX_MQS], ext_len[PT_MAX_MQS];
+static uint32_t next_ext;
+
+static uint8_t *storage_alloc(uint32_t need)
+{
+	uint32_t at = 0, i = 0;
+	for (; i < next_ext; i++) {
+		if (ext_off[i] - at >= need)
+			break;
+		at = ext_off[i] + ext_len[i];
+	}
+	if (next_ext == PT_MAX_MQS || PT_MQ_POOL_BYTES - at < need)
+		return 0;
+	for (uint32_t j = next_ext; j > i; j--) {
+		ext_off[j] = ext_off[j - 1];
+		ext_len[j] = ext_len[j - 1];
+	}
+	ext_off[i] = at;
+	ext_len[i] = need;
+	next_ext++;
+	return &mq_bytes[at];
+}
+
+static void storage_free(uint8_t *buf)
+{
+	uint32_t off = (uint32_t)(buf - mq_bytes);
+	for (uint32_t i = 0; i < next_ext; i++) {
+		if (ext_off[i] != off)
+			continue;
+		for (next_ext--; i < next_ext; i++) {
+			ext_off[i] = ext_off[i + 1];
+			ext_len[i] = ext_len[i + 1];
+		}
+		return;
+	}
+}
+
+static bool is_pool_mq(const struct pt_mq *q)
+{
+	return q >= mq_pool && q < mq_pool + PT_MAX_MQS;
+}
 
 static int mq_register(struct pt_mq *q, void *buf, uint32_t msg_bytes, uint32_t capacity)
 {
-	for (int i = 0; i < PT_MAX_MQS; i++) {
-		if (!mq_table[i]) {
-			pt_waitq_init(&q->senders);
-			pt_waitq_init(&q->receivers);
-			q->buf = buf;
-			q->msg_bytes = msg_bytes;
-			q->capacity = capacity;
-			q->head = q->count = 0;
-			q->id = (int16_t)i;
-			q->owner_part = pt_caller_part_tag();
-			mq_table[i] = q;
-			return i;
-		}
-	}
-	return PT_ENOSPC;
+	int id = pt_objtab_add(&mqs, q);
+	if (id < 0)
+		return id;
+	pt_waitq_init(&q->senders);
+	pt_waitq_init(&q->receivers);
+	q->buf = buf;
+	q->msg_bytes = msg_bytes;
+	q->capacity = capacity;
+	q->head = q->count = 0;
+	q->id = id;
+	q->owner_part = pt_caller_part_tag();
+	return id;
 }
 
 int pt_mq_init(struct pt_mq *q, void *buf, uint32_t msg_bytes, uint32_t capacity)
@@ -48,33 +88,32 @@ int pt_mq_init(struct pt_mq *q, void *buf, uint32_t msg_bytes, uint32_t capacity
 
 int pt_k_mq_create(uint32_t msg_bytes, uint32_t capacity)
 {
-	if (!msg_bytes || !capacity || msg_bytes > 4096 || capacity > 4096)
+	if (!msg_bytes || !capacity || msg_bytes > PT_MQ_MSG_MAX_BYTES || capacity > PT_MQ_MSG_MAX_BYTES)
 		return PT_EINVAL;
 	uint64_t need = ((uint64_t)msg_bytes * capacity + 7) & ~7ull;
+	if (need > PT_MQ_POOL_BYTES)
+		return PT_ENOSPC;
 	unsigned long f = hal_irq_save();
 	pt_spin_lock(&pt_sync_lock);
+	uint16_t tag = pt_caller_part_tag();
+	int r = pt_quota_charge(tag, PT_QUOTA_MQ_BYTES, (uint32_t)need);
+	bool charged = !r;
 	int slot = -1;
-	/* a free slot whose storage fits, else a fresh slot with new storage */
 	for (int i = 0; i < PT_MAX_MQS && slot < 0; i++)
-		if (!mq_pool_used[i] && mq_slot_bytes[i] >= need)
+		if (!mq_pool_used[i])
 			slot = i;
-	for (int i = 0; i < PT_MAX_MQS && slot < 0; i++) {
-		if (!mq_pool_used[i] && !mq_slot_bytes[i]) {
-			if (mq_bytes_used + need <= PT_MQ_POOL_BYTES) {
-				mq_slot_buf[i] = &mq_bytes[mq_bytes_used];
-				mq_slot_bytes[i] = (uint32_t)need;
-				mq_bytes_used += (uint32_t)need;
-				slot = i;
-			}
-			break;
-		}
-	}
-	int r = PT_ENOSPC;
-	if (slot >= 0) {
-		r = mq_register(&mq_pool[slot], mq_slot_buf[slot], msg_bytes, capacity);
+	uint8_t *buf = 0;
+	if (!r && (slot < 0 || !(buf = storage_alloc((uint32_t)need))))
+		r = PT_ENOSPC;
+	if (!r) {
+		r = mq_register(&mq_pool[slot], buf, msg_bytes, capacity);
 		if (r >= 0)
 			mq_pool_used[slot] = 1;
+		else
+			storage_free(buf);
 	}
+	if (r < 0 && charged)
+		pt_quota_release(tag, PT_QUOTA_MQ_BYTES, (uint32_t)need);
 	pt_spin_unlock(&pt_sync_lock);
 	hal_irq_restore(f);
 	return r;
@@ -83,10 +122,7 @@ int pt_k_mq_create(uint32_t msg_bytes, uint32_t capacity)
 struct pt_mq *pt_mq_lookup(int id);
 struct pt_mq *pt_mq_lookup(int id)
 {
-	if (id < 0 || id >= PT_MAX_MQS || !mq_table[id])
-		return 0;
-	struct pt_mq *q = mq_table[id];
-	return pt_sync_obj_allowed(q->owner_part) ? q : 0;
+	return pt_objtab_get(&mqs, id);
 }
 
 /* Send (copy msg in at the tail) or receive (copy the head out to msg), waiting while the
@@ -96,13 +132,20 @@ static int mq_xfer(int id, void *msg, uint64_t timeout_ns, bool send)
 {
 	uint64_t until = pt_timeout_until(timeout_ns);
 	unsigned long f = hal_irq_save();
-	for (;;) {
+	bool user = pt_current()->user;
+	for (int waited = 0;; waited = 1) {
 		pt_spin_lock(&pt_sync_lock);
 		struct pt_mq *q = pt_mq_lookup(id);
-		if (!q || !msg) {
+		/* A user buffer is checked here, against the size about to be copied, at the time
+		 * of copying: never against an earlier look at the queue (the id may have gone
+		 * stale while this thread waited; the generation in the id makes the lookup fail). */
+		int bad = !q ? (waited ? PT_EDELETED : PT_EINVAL)
+			     : !msg || (user && !pt_user_range_ok(msg, q->msg_bytes, !send)) ? PT_EINVAL
+											 : PT_OK;
+		if (bad) {
 			pt_spin_unlock(&pt_sync_lock);
 			hal_irq_restore(f);
-			return PT_EINVAL;
+			return bad;
 		}
 		if (send ? q->count < q->capacity : q->count > 0) {
 			if (send) {
@@ -156,9 +199,13 @@ int pt_k_mq_delete(int id)
 	} else if (q) {
 		pt_waitq_wake_all(&q->senders, PT_EDELETED);
 		pt_waitq_wake_all(&q->receivers, PT_EDELETED);
-		mq_table[id] = 0;
-		if (q >= mq_pool && q < mq_pool + PT_MAX_MQS)
+		if (is_pool_mq(q)) {
+			pt_quota_release(pt_objtab_owner(&mqs, id), PT_QUOTA_MQ_BYTES,
+					 (uint32_t)(((uint64_t)q->msg_bytes * q->capacity + 7) & ~7ull));
+			storage_free(q->buf);
 			mq_pool_used[q - mq_pool] = 0;
+		}
+		pt_objtab_remove(&mqs, id);
 		r = PT_OK;
 	}
 	pt_spin_unlock(&pt_sync_lock);

@@ -6,26 +6,23 @@
  */
 #include "objects.h"
 
-static struct pt_mutex *mutex_table[PT_MAX_MUTEXES];
+PT_OBJTAB_DEFINE(mutexes, PT_MAX_MUTEXES, PT_QUOTA_MUTEXES);
 static struct pt_mutex mutex_pool[PT_MAX_MUTEXES];
 static uint8_t mutex_pool_used[PT_MAX_MUTEXES];
 
 static int mutex_register(struct pt_mutex *m)
 {
-	for (int i = 0; i < PT_MAX_MUTEXES; i++) {
-		if (!mutex_table[i]) {
-			pt_waitq_init(&m->wq);
-			pt_list_init(&m->owned_node);
-			m->owner = 0;
-			m->depth = 0;
-			m->owner_died = 0;
-			m->id = (int16_t)i;
-			m->owner_part = pt_caller_part_tag();
-			mutex_table[i] = m;
-			return i;
-		}
-	}
-	return PT_ENOSPC;
+	int id = pt_objtab_add(&mutexes, m);
+	if (id < 0)
+		return id;
+	pt_waitq_init(&m->wq);
+	pt_list_init(&m->owned_node);
+	m->owner = 0;
+	m->depth = 0;
+	m->owner_died = 0;
+	m->id = id;
+	m->owner_part = pt_caller_part_tag();
+	return id;
 }
 
 int pt_mutex_init(struct pt_mutex *m)
@@ -58,10 +55,7 @@ int pt_k_mutex_create(void)
 
 static struct pt_mutex *mutex_get(int id)
 {
-	if (id < 0 || id >= PT_MAX_MUTEXES || !mutex_table[id])
-		return 0;
-	struct pt_mutex *m = mutex_table[id];
-	return pt_sync_obj_allowed(m->owner_part) ? m : 0;
+	return pt_objtab_get(&mutexes, id);
 }
 
 /* Recompute t's effective priority and push a change along the blocking chain. */
@@ -168,7 +162,7 @@ int pt_k_mutex_delete(int id)
 	} else if (m && m->owner) {
 		r = PT_ESTATE; /* waiters can only exist while it is owned: unlock first */
 	} else if (m) {
-		mutex_table[id] = 0;
+		pt_objtab_remove(&mutexes, id);
 		if (m >= mutex_pool && m < mutex_pool + PT_MAX_MUTEXES)
 			mutex_pool_used[m - mutex_pool] = 0;
 		r = PT_OK;

@@ -1,7 +1,7 @@
 /* Counting semaphores with timeouts; give hands the unit straight to the best waiter. */
 #include "objects.h"
 
-static struct pt_sem *sem_table[PT_MAX_SEMS];
+PT_OBJTAB_DEFINE(sems, PT_MAX_SEMS, PT_QUOTA_SEMS);
 static struct pt_sem sem_pool[PT_MAX_SEMS];
 static uint8_t sem_pool_used[PT_MAX_SEMS];
 
@@ -9,18 +9,15 @@ static int sem_register(struct pt_sem *s, uint32_t initial, uint32_t max)
 {
 	if (max == 0 || initial > max)
 		return PT_EINVAL;
-	for (int i = 0; i < PT_MAX_SEMS; i++) {
-		if (!sem_table[i]) {
-			pt_waitq_init(&s->wq);
-			s->count = initial;
-			s->max = max;
-			s->id = (int16_t)i;
-			s->owner_part = pt_caller_part_tag();
-			sem_table[i] = s;
-			return i;
-		}
-	}
-	return PT_ENOSPC;
+	int id = pt_objtab_add(&sems, s);
+	if (id < 0)
+		return id;
+	pt_waitq_init(&s->wq);
+	s->count = initial;
+	s->max = max;
+	s->id = id;
+	s->owner_part = pt_caller_part_tag();
+	return id;
 }
 
 int pt_sem_init(struct pt_sem *s, uint32_t initial, uint32_t max)
@@ -53,10 +50,7 @@ int pt_k_sem_create(uint32_t initial, uint32_t max)
 
 static struct pt_sem *sem_get(int id)
 {
-	if (id < 0 || id >= PT_MAX_SEMS || !sem_table[id])
-		return 0;
-	struct pt_sem *s = sem_table[id];
-	return pt_sync_obj_allowed(s->owner_part) ? s : 0;
+	return pt_objtab_get(&sems, id);
 }
 
 int pt_k_sem_take(int id, uint64_t timeout_ns)
@@ -115,7 +109,7 @@ int pt_k_sem_delete(int id)
 		r = PT_EPERM;
 	} else if (s) {
 		pt_waitq_wake_all(&s->wq, PT_EDELETED);
-		sem_table[id] = 0;
+		pt_objtab_remove(&sems, id);
 		if (s >= sem_pool && s < sem_pool + PT_MAX_SEMS)
 			sem_pool_used[s - sem_pool] = 0;
 		r = PT_OK;

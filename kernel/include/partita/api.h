@@ -23,6 +23,7 @@
 #define PT_EOWNERDEAD (-8) /* mutex acquired, but its previous owner was stopped or its job
 			    * aborted (budget) while holding it: the protected state may be
 			    * inconsistent */
+#define PT_EQUOTA (-9)    /* the partition's quota for this resource is used up */
 
 #define PT_WAIT_FOREVER UINT64_MAX
 #define PT_NO_WAIT 0

@@ -62,12 +62,34 @@ struct pt_cpu_cfg {
 	int16_t sched;        /* index into scheds[], -1 for non-application roles */
 };
 
+/* What a partition may hold at once (enforced for user partitions; docs/security.md). */
+enum pt_quota {
+	PT_QUOTA_THREADS = 0,  /* live threads, its configured ones included */
+	PT_QUOTA_SEMS,
+	PT_QUOTA_MUTEXES,
+	PT_QUOTA_MQS,
+	PT_QUOTA_MQ_BYTES,     /* storage of its created message queues */
+	PT_QUOTA_COUNT,
+};
+
 struct pt_partition_cfg {
 	const char *name;
 	uint8_t user;         /* 1: threads run in U-mode in the partition's own Sv39 space */
 	uint8_t fault_policy; /* enum pt_fault_policy */
 	uint64_t colors[PT_MAX_COLORS / 64]; /* bitmap of colors its pages come from */
 	uint32_t heap_bytes;
+	/* Rights of a user partition's threads at run time (create, set-priority): the
+	 * scheduler instances they may use, the FP priority range [prio_highest, prio_lowest]
+	 * (0 is the highest priority), and the CPU budget of the real-time threads they create:
+	 * total density sum(wcet / min(deadline, period)) in parts per million. A created
+	 * real-time thread always has its budget enforced, so the density is a guarantee. */
+	uint32_t sched_mask;
+	uint16_t prio_highest, prio_lowest;
+	uint32_t budget_ppm;
+	uint32_t quota[PT_QUOTA_COUNT];
+	/* Trace records its system calls may add (SYSCALL and MARK): a token bucket refilled at
+	 * trace_records_per_ms, holding at most trace_burst; the rest are counted, not written. */
+	uint32_t trace_records_per_ms, trace_burst;
 };
 
 struct pt_thread_cfg {

@@ -26,7 +26,7 @@ struct pt_waitq {
 struct pt_sem {
 	struct pt_waitq wq;
 	uint32_t count, max;
-	int16_t id;
+	int32_t id;          /* slot | generation (never reused: kernel/sync/objects.h) */
 	uint16_t owner_part; /* creating partition (user objects are private to it) */
 };
 
@@ -35,7 +35,7 @@ struct pt_mutex {
 	struct pt_thread *owner;
 	struct pt_list owned_node; /* in owner's list of held mutexes */
 	uint32_t depth;            /* recursive locks by the owner */
-	int16_t id;
+	int32_t id;          /* slot | generation (never reused: kernel/sync/objects.h) */
 	uint16_t owner_part;
 	uint8_t owner_died; /* freed by a cut-off owner: the next lock returns PT_EOWNERDEAD */
 };
@@ -44,7 +44,7 @@ struct pt_mq {
 	struct pt_waitq senders, receivers;
 	uint8_t *buf;
 	uint32_t msg_bytes, capacity, head, count;
-	int16_t id;
+	int32_t id;          /* slot | generation (never reused: kernel/sync/objects.h) */
 	uint16_t owner_part;
 };
 

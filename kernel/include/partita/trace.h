@@ -3,7 +3,8 @@
  * This header is the contract: tools/partita/tracefmt.py mirrors it field by field.
  *
  * Layout in guest RAM (the host maps the RAM file and finds `pt_trace_area` in the ELF):
- *   struct pt_trace_area { header; struct pt_trace_ring ring[PT_TRACE_MAX_CPUS]; }
+ *   struct pt_trace_area { header; struct pt_trace_ring ring[PT_TRACE_MAX_CPUS];
+ *                          kernel counters[PT_TRACE_MAX_THREADS] }
  * Each ring has exactly one producer (its hart) and is read by the host after the run
  * (or while it runs): the producer writes the record, then publishes it by a release
  * store of `head`. When a ring is full, new records are counted in `dropped` instead of
@@ -60,6 +61,23 @@ struct pt_trace_ring {
 	struct pt_trace_rec rec[PT_TRACE_RING_RECORDS];
 };
 
+#define PT_TRACE_MAX_THREADS 128 /* one counters entry per thread slot (PT_MAX_THREADS) */
+#define PT_COUNTERS_MAGIC 0x5054434e54525331ull /* "PTCNTRS1" */
+#define PT_COUNTERS_STOPPED 1u /* flags: the thread was stopped (fault, miss policy, deleted) */
+
+/* Kernel-side job counters of one thread slot, updated by the kernel as events happen (not
+ * through the rings, so a full ring can never hide them): the truth a report checks its
+ * trace-derived figures against. tid 0 = slot never used. */
+struct pt_thread_counters {
+	uint32_t tid;
+	uint16_t part;                 /* partition index */
+	uint16_t flags;                /* PT_COUNTERS_* */
+	uint64_t released, done, miss, overrun, budget;
+	uint64_t max_response_cycles;
+	uint64_t dropped_records;      /* its syscall records refused by its trace budget */
+	char name[16];
+};                                     /* 80 bytes */
+
 struct pt_trace_area {
 	uint64_t magic;           /* PT_TRACE_MAGIC once initialised */
 	uint32_t ncpus;
@@ -69,6 +87,10 @@ struct pt_trace_area {
 	uint32_t exit_code;       /* written at shutdown: 0 = clean */
 	uint64_t pad[4];
 	struct pt_trace_ring ring[PT_TRACE_MAX_CPUS];
+	uint64_t counters_magic;  /* PT_COUNTERS_MAGIC once the table is valid */
+	uint32_t ncounters;       /* PT_TRACE_MAX_THREADS */
+	uint32_t counter_size;    /* sizeof(struct pt_thread_counters) */
+	struct pt_thread_counters counters[PT_TRACE_MAX_THREADS];
 };
 
 #endif

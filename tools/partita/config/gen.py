@@ -29,6 +29,14 @@ def _bitmap(colors: list[int]) -> str:
     return "{ " + ", ".join(f"0x{w:016x}ull" for w in words) + " }"
 
 
+QUOTA = {"threads": "PT_QUOTA_THREADS", "sems": "PT_QUOTA_SEMS", "mutexes": "PT_QUOTA_MUTEXES",
+         "mqs": "PT_QUOTA_MQS", "mq_bytes": "PT_QUOTA_MQ_BYTES"}
+
+
+def _quota(q: dict[str, int]) -> str:
+    return ", ".join(f"[{QUOTA[k]}] = {q.get(k, 0)}u" for k in QUOTA)
+
+
 def _array(ctype: str, name: str, rows: list[str]) -> list[str]:
     if not rows:
         return []
@@ -57,7 +65,12 @@ def generate_c(r: Resolved) -> str:
     out += _array("pt_partition_cfg", "partitions", [
         f"\t[{i}] = {{ .name = {_str(p.name)}, .user = {int(p.user)}, "
         f".fault_policy = {FAULT[p.fault_policy]},\n\t        .colors = {_bitmap(p.colors)}, "
-        f".heap_bytes = {p.heap_bytes}u }},"
+        f".heap_bytes = {p.heap_bytes}u,\n"
+        f"\t        .sched_mask = 0x{p.sched_mask:x}u, .prio_highest = {p.prio_highest}, "
+        f".prio_lowest = {p.prio_lowest}, .budget_ppm = {p.budget_ppm}u,\n"
+        f"\t        .quota = {{ {_quota(p.quota)} }},\n"
+        f"\t        .trace_records_per_ms = {p.trace_records_per_ms}u, "
+        f".trace_burst = {p.trace_burst}u }},"
         for i, p in enumerate(r.partitions)])
     rows = []
     for i, t in enumerate(r.threads):

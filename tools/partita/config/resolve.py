@@ -12,12 +12,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from partita.config import limits
 from partita.config.checks import SYSTEM_PARTITION, parse_colors, scheduler_of
 from partita.config.errors import Problem
 from partita.config.partition import NoFit, assign
 from partita.config.schema import Policy, Role, SystemCfg
 from partita.model import Task
 
+UNLIMITED = 2**32 - 1  # a quota or trace budget that is not limited (kernel partitions)
+QUOTA_KEYS = ("threads", "sems", "mutexes", "mqs", "mq_bytes")
 DM_BASE_PRIORITY = 16  # first priority handed out by deadline-monotonic assignment
 EDF_PRIORITY = 128     # tie-break value for threads under EDF policies
 
@@ -61,6 +64,14 @@ class RPartition(Frozen):
     fault_policy: str
     colors: list[int]
     heap_bytes: int
+    # rights and quotas (kernel/include/partita/config.h; enforced for user partitions)
+    sched_mask: int = 0
+    prio_highest: int = 0
+    prio_lowest: int = 255
+    budget_ppm: int = 0
+    quota: dict[str, int] = {}
+    trace_records_per_ms: int = UNLIMITED
+    trace_burst: int = UNLIMITED
 
 
 class RThread(Frozen):
@@ -209,6 +220,7 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
             partitions.append(rp)
     part_index = {p.name: i for i, p in enumerate(partitions)}
     threads = []
+    thread_rows: list[tuple[str, int, int]] = []  # (partition, sched index, priority)
     for t in cfg.threads:
         s = scheduler_of(cfg, t)
         assert s is not None
@@ -222,6 +234,8 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
             period_ns=task.period_ns if task else 0, deadline_ns=task.d if task else 0,
             offset_ns=task.offset_ns if task else 0, wcet_ns=task.wcet_ns if task else 0,
             jitter_ns=task.jitter_ns if task else 0, stack_bytes=t.stack_bytes))
+        thread_rows.append((t.partition, sched_index[key], prio[t.name]))
+    partitions = [_with_rights(cfg, p, scheds, thread_rows) for p in partitions]
     cpus = []
     for c in range(cfg.ncpus):
         role = cfg.role_of(c)
@@ -236,3 +250,48 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
                      page_bytes=cache.page_bytes, hw_colors=cache.hw_colors, colors=ncolors),
         kernel_colors=sorted(parse_colors(cfg.kernel_colors, ncolors, ())[0]),
         cpus=cpus, scheds=scheds, partitions=partitions, threads=threads, spm=cfg.spm)
+
+
+def quota_pools(cfg: SystemCfg) -> dict[str, int]:
+    """What the user partitions' quotas share: each kernel pool less what boot takes."""
+    return {"threads": limits.PT_MAX_THREADS - cfg.ncpus - len(cfg.threads),
+            "sems": limits.PT_MAX_SEMS, "mutexes": limits.PT_MAX_MUTEXES,
+            "mqs": limits.PT_MAX_MQS, "mq_bytes": limits.PT_MQ_POOL_BYTES}
+
+
+# Default quota of a user partition: a fair share of the pool, at most this much.
+QUOTA_DEFAULT_CAP = {"threads": 8, "sems": 8, "mutexes": 8, "mqs": 4, "mq_bytes": 4096}
+
+
+def default_quotas(cfg: SystemCfg) -> dict[str, int]:
+    n_user = sum(1 for p in cfg.partitions if p.user)
+    pools = quota_pools(cfg)
+    return {k: max(0, min(QUOTA_DEFAULT_CAP[k], pools[k] // (n_user + 1))) for k in QUOTA_KEYS}
+
+
+def _with_rights(cfg: SystemCfg, rp: RPartition, scheds: list[RSched],
+                 thread_rows: list[tuple[str, int, int]]) -> RPartition:
+    """Fill in the partition's rights and quotas (kernel partitions: unlimited)."""
+    if not rp.user:
+        return rp.model_copy(update={
+            "sched_mask": (1 << len(scheds)) - 1, "prio_highest": 0, "prio_lowest": 255,
+            "budget_ppm": UNLIMITED, "quota": {k: UNLIMITED for k in QUOTA_KEYS}})
+    pc = next(p for p in cfg.partitions if p.name == rp.name)
+    own = [(si, pr) for part, si, pr in thread_rows if part == rp.name]
+    if pc.rights.schedulers is None:
+        mask = sum({1 << si for si, _ in own})
+    else:
+        mask = sum({1 << i for i, s in enumerate(scheds) if s.origin in pc.rights.schedulers})
+    hi, lo = pc.rights.priority or (min((pr for _, pr in own), default=255), 255)
+    defaults = default_quotas(cfg)
+    n_own = len(own)
+    quota = {}
+    for k in QUOTA_KEYS:
+        given = getattr(pc.quotas, k)
+        quota[k] = given if given is not None else defaults[k] + (n_own if k == "threads" else 0)
+    rate = pc.quotas.trace_records_per_ms
+    return rp.model_copy(update={
+        "sched_mask": mask, "prio_highest": hi, "prio_lowest": lo,
+        "budget_ppm": round(pc.rights.budget * 1_000_000), "quota": quota,
+        "trace_records_per_ms": UNLIMITED if rate is None else rate,
+        "trace_burst": UNLIMITED if rate is None else pc.quotas.trace_burst})

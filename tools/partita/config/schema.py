@@ -134,12 +134,57 @@ class SchedulerCfg(Strict):
     )
 
 
+class RightsCfg(Strict):
+    """What a user partition's threads may ask of the kernel at run time (docs/security.md).
+
+    Enforced on every thread create and set-priority from the partition; its configured
+    threads are the configuration's own decision and are not limited by them.
+    """
+
+    schedulers: list[str] | None = Field(
+        default=None, description="instances it may create threads on; default: its threads'")
+    priority: tuple[int, int] | None = Field(
+        default=None, description="[highest, lowest] FP priority (0 is the highest); "
+        "default: [its threads' highest, 255]")
+    budget: float = Field(
+        default=0.0, ge=0.0, le=MAX_CPUS,
+        description="total density (wcet / min(deadline, period)) of the real-time threads it "
+        "may create at run time; their budgets are always enforced")
+
+    @field_validator("priority")
+    @classmethod
+    def _range(cls, v: tuple[int, int] | None) -> tuple[int, int] | None:
+        if v is not None:
+            hi, lo = v
+            if not (0 <= hi <= lo <= 255):
+                raise ValueError(
+                    f"priority [{hi}, {lo}] is not [highest, lowest] within 0..255 "
+                    "(0 is the highest priority)")
+        return v
+
+
+class QuotasCfg(Strict):
+    """What a user partition may hold at once; defaults are a fair share of each pool."""
+
+    threads: int | None = Field(default=None, ge=0, description="live threads, configured included")
+    sems: int | None = Field(default=None, ge=0)
+    mutexes: int | None = Field(default=None, ge=0)
+    mqs: int | None = Field(default=None, ge=0)
+    mq_bytes: int | None = Field(default=None, ge=0)
+    trace_records_per_ms: int | None = Field(
+        default=64, ge=0, lt=2**32 - 1,
+        description="syscall trace records it may add per ms (token bucket); null = unlimited")
+    trace_burst: int = Field(default=1024, ge=0, lt=2**32 - 1)
+
+
 class PartitionCfg(Strict):
     name: Name
     user: bool = False
     colors: list[ColorSpec] = Field(default_factory=list, description="empty = all colors")
     fault_policy: FaultPolicy = FaultPolicy.thread
     heap_bytes: int = Field(default=0, ge=0)
+    rights: RightsCfg = Field(default_factory=RightsCfg)
+    quotas: QuotasCfg = Field(default_factory=QuotasCfg)
 
 
 class ThreadCfg(Strict):
