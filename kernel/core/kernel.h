@@ -26,12 +26,6 @@
 #define PT_USTACK_VA (HAL_USER_VA + 0x20000000ul)
 #define PT_UKSTACK_BYTES (8 * 1024)  /* kernel stack of a user thread (traps, syscalls) */
 #define PT_DEFAULT_STACK (8 * 1024)
-#ifndef PT_MIN_PERIOD_NS
-/* Shortest period (and sporadic inter-arrival time) the kernel accepts: a release costs a
- * timer interrupt and a few hundred cycles, so a shorter period lets one thread's releases
- * take its hart. partita config enforces the same floor. */
-#define PT_MIN_PERIOD_NS 50000ull
-#endif
 #ifndef PT_MAX_DURATION_NS
 /* Longest period, deadline, offset or wcet: release times (epoch + offset + k * period)
  * then stay far from 2^64 cycles for any run. */

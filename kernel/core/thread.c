@@ -402,7 +402,7 @@ static int user_create_rights(struct pt_partition *p, const struct pt_sched *s,
 		return PT_EPERM;
 	*ppm = 0;
 	if (a->kind == PT_KIND_APERIODIC)
-		return PT_OK;
+		return a->priority < pc->prio_aperiodic_highest ? PT_EPERM : PT_OK;
 	if (!a->wcet_ns)
 		return PT_EINVAL; /* its budget is enforced: a job needs one */
 	*ppm = density_ppm(a);
@@ -541,7 +541,9 @@ int pt_k_thread_set_priority(int tid, unsigned prio)
 	if (!t || prio >= PT_PRIO_LEVELS)
 		return PT_EINVAL;
 	const struct pt_partition_cfg *pc = t->part ? t->part->cfg : 0;
-	if (pt_current()->user && pc && (prio < pc->prio_highest || prio > pc->prio_lowest))
+	uint16_t top = !pc ? 0 : t->kind == PT_KIND_APERIODIC ? pc->prio_aperiodic_highest
+							   : pc->prio_highest;
+	if (pt_current()->user && pc && (prio < top || prio > pc->prio_lowest))
 		return PT_EPERM; /* outside the partition's priority range */
 	unsigned long f = hal_irq_save();
 	pt_spin_lock(&pt_sync_lock);

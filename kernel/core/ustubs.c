@@ -92,7 +92,7 @@ UTEXT int pt_sleep_until(uint64_t abs_cycles)
 UTEXT int pt_sleep_ns(uint64_t ns)
 {
 	uint64_t c = ns >> pt_user_icount_shift;
-	return pt_sleep_until(pt_time_cycles() + c);
+	return pt_sleep_until(pt_time_add_sat(pt_time_cycles(), c)); /* huge: forever, not past */
 }
 UTEXT int pt_wait_next_period(void)
 {

@@ -85,6 +85,9 @@ struct pt_partition_cfg {
 	 * real-time thread always has its budget enforced, so the density is a guarantee. */
 	uint32_t sched_mask;
 	uint16_t prio_highest, prio_lowest;
+	/* An aperiodic thread has no budget, so one created at run time may not preempt another
+	 * partition's configured threads: its priority is at most as high as this (>= highest). */
+	uint16_t prio_aperiodic_highest;
 	uint32_t budget_ppm;
 	uint32_t quota[PT_QUOTA_COUNT];
 	/* Trace records its system calls may add (SYSCALL and MARK): a token bucket refilled at

@@ -110,7 +110,9 @@ def _check_partitions(cfg: SystemCfg) -> list[Problem]:
     for i, p in enumerate(cfg.partitions):
         out += parse_colors(p.colors, n, ("partitions", i, "colors"))[1]
     out += parse_colors(cfg.kernel_colors, n, ("kernel_colors",))[1]
-    return out
+    from partita.config.quotas import check_quotas  # quotas imports the schema only
+
+    return out + check_quotas(cfg)
 
 
 def _check_threads(cfg: SystemCfg) -> list[Problem]:

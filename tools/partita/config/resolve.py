@@ -12,15 +12,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from partita.config import limits
 from partita.config.checks import SYSTEM_PARTITION, parse_colors, scheduler_of
 from partita.config.errors import Problem
 from partita.config.partition import NoFit, assign
+from partita.config.quotas import QUOTA_KEYS, UNLIMITED, default_quotas
 from partita.config.schema import Policy, Role, SystemCfg
 from partita.model import Task
 
-UNLIMITED = 2**32 - 1  # a quota or trace budget that is not limited (kernel partitions)
-QUOTA_KEYS = ("threads", "sems", "mutexes", "mqs", "mq_bytes")
 DM_BASE_PRIORITY = 16  # first priority handed out by deadline-monotonic assignment
 EDF_PRIORITY = 128     # tie-break value for threads under EDF policies
 
@@ -68,6 +66,7 @@ class RPartition(Frozen):
     sched_mask: int = 0
     prio_highest: int = 0
     prio_lowest: int = 255
+    prio_aperiodic_highest: int = 0
     budget_ppm: int = 0
     quota: dict[str, int] = {}
     trace_records_per_ms: int = UNLIMITED
@@ -252,23 +251,6 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
         cpus=cpus, scheds=scheds, partitions=partitions, threads=threads, spm=cfg.spm)
 
 
-def quota_pools(cfg: SystemCfg) -> dict[str, int]:
-    """What the user partitions' quotas share: each kernel pool less what boot takes."""
-    return {"threads": limits.PT_MAX_THREADS - cfg.ncpus - len(cfg.threads),
-            "sems": limits.PT_MAX_SEMS, "mutexes": limits.PT_MAX_MUTEXES,
-            "mqs": limits.PT_MAX_MQS, "mq_bytes": limits.PT_MQ_POOL_BYTES}
-
-
-# Default quota of a user partition: a fair share of the pool, at most this much.
-QUOTA_DEFAULT_CAP = {"threads": 8, "sems": 8, "mutexes": 8, "mqs": 4, "mq_bytes": 4096}
-
-
-def default_quotas(cfg: SystemCfg) -> dict[str, int]:
-    n_user = sum(1 for p in cfg.partitions if p.user)
-    pools = quota_pools(cfg)
-    return {k: max(0, min(QUOTA_DEFAULT_CAP[k], pools[k] // (n_user + 1))) for k in QUOTA_KEYS}
-
-
 def _with_rights(cfg: SystemCfg, rp: RPartition, scheds: list[RSched],
                  thread_rows: list[tuple[str, int, int]]) -> RPartition:
     """Fill in the partition's rights and quotas (kernel partitions: unlimited)."""
@@ -283,6 +265,9 @@ def _with_rights(cfg: SystemCfg, rp: RPartition, scheds: list[RSched],
     else:
         mask = sum({1 << i for i, s in enumerate(scheds) if s.origin in pc.rights.schedulers})
     hi, lo = pc.rights.priority or (min((pr for _, pr in own), default=255), 255)
+    # aperiodic threads (no budget) below every other partition's thread on its instances
+    others = [pr for part, si, pr in thread_rows if part != rp.name and mask >> si & 1]
+    ap_hi = max(hi, max(others, default=-1) + 1)
     defaults = default_quotas(cfg)
     n_own = len(own)
     quota = {}
@@ -292,6 +277,7 @@ def _with_rights(cfg: SystemCfg, rp: RPartition, scheds: list[RSched],
     rate = pc.quotas.trace_records_per_ms
     return rp.model_copy(update={
         "sched_mask": mask, "prio_highest": hi, "prio_lowest": lo,
+        "prio_aperiodic_highest": min(ap_hi, 255) if ap_hi <= lo else 256,
         "budget_ppm": round(pc.rights.budget * 1_000_000), "quota": quota,
         "trace_records_per_ms": UNLIMITED if rate is None else rate,
         "trace_burst": UNLIMITED if rate is None else pc.quotas.trace_burst})
