@@ -4,7 +4,7 @@ PARTITA := $(VENV)/bin/partita
 PYTEST := $(VENV)/bin/pytest
 CONFIG ?= configs/demo.yaml
 
-.PHONY: all setup run test unit lint pytest bench kernel clean
+.PHONY: all setup run test unit lint pytest bench kernel clean fuzz fuzz-kernel
 
 all: run
 
@@ -31,6 +31,15 @@ pytest: setup
 # Benchmarks (not tests): out/bench/*.json and docs/benchmarks.md.
 bench: setup
 	$(PARTITA) bench --out out/bench
+
+# Long fuzzing campaigns (docs/security.md); `make test` runs a bounded one.
+fuzz: fuzz-kernel
+
+# System-call fuzzing: seeds 2-4, a million calls each (FUZZ_SEEDS, FUZZ_CALLS to change).
+FUZZ_SEEDS ?= 2-4
+FUZZ_CALLS ?= 1000000
+fuzz-kernel: setup
+	$(PARTITA) fuzz --seeds $(FUZZ_SEEDS) --calls $(FUZZ_CALLS)
 
 # Build the kernel image for $(CONFIG) into build/<name>/partita.elf.
 kernel: setup

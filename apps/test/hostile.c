@@ -308,8 +308,12 @@ void hostile_victim(void *arg)
 	if (!victim_jobs++)
 		for (uint32_t i = 0; i < words; i++)
 			victim_heap[i] = PATTERN ^ i;
+	uint32_t bad = 0;
 	for (uint32_t i = 0; i < words; i++)
-		victim_bad += victim_heap[i] != (PATTERN ^ i);
+		bad += victim_heap[i] != (PATTERN ^ i);
+	if (bad && !victim_bad) /* said at once: a fuzzing campaign's judge looks for it */
+		pt_usay("hostile: FAIL victim_memory_changed\n");
+	victim_bad += bad;
 	for (volatile uint64_t i = 0; i < (uint64_t)(uintptr_t)arg; i++)
 		;
 }

@@ -39,6 +39,8 @@ static int copy_name(const char *u, char *out)
 			}
 			if (!(out[i] = u[i]))
 				break;
+			if (out[i] < 0x20 || out[i] > 0x7e)
+				return PT_EINVAL; /* names are printable ASCII: logs and reports show them */
 		}
 	}
 	out[i < PT_THREAD_NAME_MAX ? i : PT_THREAD_NAME_MAX] = 0;

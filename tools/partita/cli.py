@@ -20,6 +20,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "report": ("partita.report", "per-task jobs, misses, response times, bounds"),
     "bench": ("partita.bench", "run the benchmark suite, write JSON and Markdown"),
     "experiment": ("partita.experiments.cli", "run a named evaluation (CSV + PNG)"),
+    "fuzz": ("partita.fuzz", "system-call fuzzing campaigns against the kernel"),
 }
 
 
