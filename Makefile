@@ -24,6 +24,7 @@ unit: setup
 
 lint: setup
 	$(VENV)/bin/ruff check tools tests
+	$(VENV)/bin/python -m partita.layers
 
 pytest: setup
 	$(PYTEST) -q -n 2 tests/python tests/system

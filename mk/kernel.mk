@@ -15,6 +15,9 @@ CFLAGS := $(ARCHFLAGS) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nos
 	-Ikernel/include -Ikernel -MMD -MP
 # The HAL's hot accessors inline (partita/hal.h): only this header of arch/ is visible to all.
 CFLAGS += -DPT_HAL_INLINE -Iarch/riscv64/include
+# Subsystems publish their headers for applications in subsys/<name>/include/partita/
+# (tools/partita/layers.py keeps kernel/ from including them).
+CFLAGS += $(addprefix -I,$(wildcard subsys/*/include))
 ASFLAGS := $(ARCHFLAGS) -Ikernel/include -Ikernel -MMD -MP
 LDSCRIPT := arch/riscv64/kernel.ld
 LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)

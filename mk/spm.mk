@@ -9,7 +9,8 @@ SPM_OUT := $(BUILD)/spm
 SPM_ALT_BASE := 0x10000
 SPM_CFLAGS := $(ARCHFLAGS) -std=c11 -O2 -Wall -Wextra -Werror -ffreestanding -nostdlib \
 	-fno-common -fno-stack-protector -fno-pic -fno-pie -mno-relax -fno-jump-tables \
-	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns -Iapps/spm
+	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns -Iapps/spm \
+	-Isubsys/spm/include -Isubsys/io/include
 SPM_LDFLAGS := -nostdlib -Wl,--no-relax -Wl,--gc-sections -Wl,--no-warn-rwx-segments \
 	-T apps/spm/image.ld
 
@@ -21,7 +22,7 @@ SPM_BINS := $(addprefix $(SPM_OUT)/,$(addsuffix .bin,$(SPM_IMAGES)))
 spm_objs = $(SPM_OUT)/obj/$(1).o $(if $(wildcard apps/automotive/$(1).c),\
 	$(SPM_OUT)/obj/auto_$(1).o $(SPM_OUT)/obj/auto_tables.o)
 
-$(SPM_OUT)/obj/%.o: apps/spm/%.c apps/spm/spm_task.h mk/spm.mk
+$(SPM_OUT)/obj/%.o: apps/spm/%.c subsys/spm/include/partita/spm_task.h mk/spm.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(SPM_CFLAGS) -c -o $@ $<
 

@@ -4,7 +4,8 @@ HOST_CC ?= gcc
 OUT := build/unit-spm
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 CFLAGS_SPM := -std=c11 -D_DEFAULT_SOURCE -O1 -g -Wall -Wextra -Werror $(SAN) \
-	-Ikernel/include -Isubsys/spm -Isubsys/io -Itests/unit/spm
+	-Ikernel/include -Isubsys/spm -Isubsys/io -Isubsys/spm/include -Isubsys/io/include \
+	-Itests/unit/spm
 SRCS_SPM := subsys/spm/spm.c subsys/io/flow.c
 TESTS := $(patsubst tests/unit/spm/%.c,%,$(wildcard tests/unit/spm/test_*.c))
 BINS := $(addprefix $(OUT)/,$(TESTS))
@@ -17,7 +18,7 @@ run: build
 
 build: $(BINS)
 
-$(OUT)/test_%: tests/unit/spm/test_%.c $(SRCS_SPM) $(wildcard subsys/spm/*.h subsys/io/*.h)
+$(OUT)/test_%: tests/unit/spm/test_%.c $(SRCS_SPM) $(wildcard subsys/*/*.h subsys/*/include/partita/*.h)
 	@mkdir -p $(OUT)
 	$(HOST_CC) $(CFLAGS_SPM) $< $(SRCS_SPM) -o $@ -lcmocka
 

@@ -1,6 +1,6 @@
 /* SPM task image around the automotive kernel app_bitmanip (apps/automotive/bitmanip.c, compiled into
  * this image position-independently): one job = app_bitmanip(arg). */
-#include "spm_task.h"
+#include <partita/spm_task.h>
 #include "../automotive/apps.h"
 
 PT_SPM_ENTRY void spm_bitmanip(struct pt_spm_ctx *ctx)

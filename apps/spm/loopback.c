@@ -4,8 +4,8 @@
  * (persistent data, survives unload/load) stamped after it, so the host can count delivered
  * packets and see which job sent them. Runs entirely from its scratchpad partition.
  */
-#include "spm_task.h"
-#include "../../subsys/io/flow.h"
+#include <partita/spm_task.h>
+#include <partita/io_flow.h>
 
 static uint32_t sent; /* persistent: travels back to main memory at unload */
 

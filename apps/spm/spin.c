@@ -1,7 +1,7 @@
 /* SPM task image for tests: a job executes `arg` iterations of a fixed loop, so its execution
  * time is set exactly by the configuration (soundness tests). The count of finished jobs is
  * persistent data, carried across unload/load. */
-#include "spm_task.h"
+#include <partita/spm_task.h>
 
 static uint64_t jobs_done;
 

@@ -1,5 +1,5 @@
 /* Flows, subscriptions and mirror buffers; see flow.h. */
-#include "flow.h"
+#include <partita/io_flow.h>
 
 static uint8_t *entry_at(struct pt_io_mbuf *m, uint32_t i)
 {

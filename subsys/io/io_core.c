@@ -19,7 +19,7 @@
 #include "../spm/spm_config.h"
 #include "../spm/spm_trace.h"
 #include "../spm/dma.h"
-#include "flow.h"
+#include <partita/io_flow.h>
 #include "net.h"
 
 static uint64_t next_release[PT_SPM_MAX_TASKS];

@@ -9,7 +9,7 @@
 #include "net.h"
 #include "../spm/spm_config.h"
 #include "../spm/spm_rt.h"
-#include "../../platform/qemu-virt/virtio/virtio_net.h"
+#include <partita/hal_net.h>
 
 #define SYNTH_BYTES 1024u
 #define SYNTH_PERIOD_NS 100000u
@@ -21,7 +21,7 @@ uint64_t pt_net_synth_tx_bytes; /* read by the host after the run */
 int pt_net_init(void)
 {
 	if (pt_spm_config.net == 1)
-		return pt_virtio_net_init();
+		return hal_net_init();
 	synth_period = pt_spm_ns_to_cycles(SYNTH_PERIOD_NS);
 	synth_next = pt_epoch;
 	return 0;
@@ -30,7 +30,7 @@ int pt_net_init(void)
 const uint8_t *pt_net_rx(uint32_t *len)
 {
 	if (pt_spm_config.net == 1)
-		return pt_virtio_net_rx(len);
+		return hal_net_rx(len);
 	if (hal_cycles() < synth_next)
 		return 0;
 	synth_next += synth_period;
@@ -46,13 +46,13 @@ const uint8_t *pt_net_rx(uint32_t *len)
 void pt_net_rx_release(void)
 {
 	if (pt_spm_config.net == 1)
-		pt_virtio_net_rx_release();
+		hal_net_rx_release();
 }
 
 bool pt_net_tx(const uint8_t *payload, uint32_t len)
 {
 	if (pt_spm_config.net == 1)
-		return pt_virtio_net_tx(payload, len);
+		return hal_net_tx(payload, len);
 	pt_net_synth_tx_bytes += len;
 	return true;
 }

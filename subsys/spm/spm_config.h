@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include "spm.h"
-#include "../io/flow.h"
+#include <partita/io_flow.h>
 
 /* Per task: the sizes of its mirror buffers (entries x payload bytes). */
 struct pt_spm_task_io {

@@ -13,7 +13,7 @@
 #include "spm_rt.h"
 #include "spm_config.h"
 #include "spm_trace.h"
-#include "../../apps/spm/spm_task.h"
+#include <partita/spm_task.h>
 
 #define PT_SPM_POOL_BYTES (512u * 1024u)    /* all application cores' scratchpads */
 #define PT_IO_POOL_BYTES (256u * 1024u)     /* the I/O core's mirror buffers */

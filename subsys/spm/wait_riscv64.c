@@ -43,7 +43,7 @@
 #include <partita/config.h>
 #include "spm_rt.h"
 #include "spm_config.h"
-#include "../../apps/spm/spm_task.h"
+#include <partita/spm_task.h>
 
 #define PT_SPM_YIELD_NS 2000u      /* lock waiter: a deadline this far ahead ends its turn */
 #define PT_SPM_BEAT_NS 10000u      /* heartbeat grid of an application hart running a job */

@@ -104,7 +104,7 @@ static void rx_post(uint16_t d)
 	wr(R_QUEUE_NOTIFY, 0);
 }
 
-int pt_virtio_net_init(void)
+int hal_net_init(void)
 {
 	for (uint32_t i = 0; i < PT_VIRTIO_MMIO_SLOTS; i++) {
 		volatile uint8_t *d = (volatile uint8_t *)(PT_VIRTIO_MMIO_BASE +
@@ -170,7 +170,7 @@ static void arp_reply(const uint8_t *req)
 	send_frame(r, sizeof r);
 }
 
-const uint8_t *pt_virtio_net_rx(uint32_t *len)
+const uint8_t *hal_net_rx(uint32_t *len)
 {
 	if (!dev || rx_cur >= 0)
 		return 0;
@@ -215,7 +215,7 @@ const uint8_t *pt_virtio_net_rx(uint32_t *len)
 	}
 }
 
-void pt_virtio_net_rx_release(void)
+void hal_net_rx_release(void)
 {
 	if (rx_cur >= 0) {
 		rx_post((uint16_t)rx_cur);
@@ -263,7 +263,7 @@ static bool send_frame(const uint8_t *frame, uint32_t len)
 	return true;
 }
 
-bool pt_virtio_net_tx(const uint8_t *payload, uint32_t len)
+bool hal_net_tx(const uint8_t *payload, uint32_t len)
 {
 	if (!dev || !have_peer || len > BUF_BYTES - 12 - 42)
 		return false;
@@ -302,7 +302,7 @@ bool pt_virtio_net_tx(const uint8_t *payload, uint32_t len)
 	return true;
 }
 
-uint64_t pt_virtio_net_rx_frames(void)
+uint64_t hal_net_rx_frames(void)
 {
 	return rx_frames;
 }

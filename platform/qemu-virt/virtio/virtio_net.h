@@ -15,10 +15,7 @@
 #define PT_VIRTIO_MMIO_STRIDE 0x1000ul
 #define PT_VIRTIO_MMIO_SLOTS 8
 
-int pt_virtio_net_init(void);  /* 0, or -1 if no virtio-net device answers */
-const uint8_t *pt_virtio_net_rx(uint32_t *len);
-void pt_virtio_net_rx_release(void);
-bool pt_virtio_net_tx(const uint8_t *payload, uint32_t len);
-uint64_t pt_virtio_net_rx_frames(void);
+/* The device functions are the HAL's network interface: <partita/hal_net.h>. */
+#include <partita/hal_net.h>
 
 #endif

@@ -92,7 +92,7 @@ def test_duplicate_priority_and_unknown_image() -> None:
 
 
 def test_mbuf_layout_matches_c() -> None:
-    # subsys/io/flow.h: 16-byte header, entries of 4 + payload rounded up to 8
+    # subsys/io/include/partita/io_flow.h: 16-byte header, entries of 4 + payload rounded up to 8
     assert mbuf_bytes(1, 1024) == 16 + 4 + 1024
     assert mbuf_bytes(2, 13) == 16 + 2 * (4 + 16)
     assert mbuf_bytes(0, 1024) == 0

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "flow.h"
+#include <partita/io_flow.h>
 
 static uint64_t mem[4][PT_IO_MBUF_BYTES(3, 64) / 8 + 1];
 

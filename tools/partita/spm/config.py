@@ -36,7 +36,7 @@ MAX_TASKS_PER_CORE = 32
 
 
 def mbuf_bytes(slots: int, slot_bytes: int) -> int:
-    """Size of a mirror buffer in bytes, as subsys/io/flow.h lays it out."""
+    """Size of a mirror buffer in bytes, as subsys/io/include/partita/io_flow.h lays it out."""
     if slots == 0:
         return 0
     return MBUF_HDR + slots * (4 + ((slot_bytes + 7) & ~7))

@@ -18,7 +18,7 @@ Two pacings:
   back. Packets are never early. The guest-side arrival times (IO_RX trace events) show the
   offered traffic actually achieved; `partita.spm.netbw` reports it.
 
-Payload layout (subsys/io/flow.h pt_io_flow_of, subsys/io/net.c): [flow u32 LE][seq u32 LE]
+Payload layout (partita/io_flow.h pt_io_flow_of, subsys/io/net.c): [flow u32 LE][seq u32 LE]
 [filler]. The in-guest synthetic source (`net: synthetic`) produces the same traffic exactly.
 
     python -m partita.spm.traffic --host 127.0.0.1 --port 5555 --seconds 5 --period-us 100

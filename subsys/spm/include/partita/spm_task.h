@@ -12,8 +12,8 @@
  * Everything from data_off to the end of the image is persistent data: it is copied back to
  * main memory at unload, so the next job sees it.
  */
-#ifndef PARTITA_APPS_SPM_TASK_H
-#define PARTITA_APPS_SPM_TASK_H
+#ifndef PARTITA_SPM_TASK_H
+#define PARTITA_SPM_TASK_H
 
 #include <stdint.h>
 
