@@ -355,4 +355,5 @@ void fuzz_main(void *arg)
 	for (int i = 0; i < FUZZ_WORKERS; i++)
 		pt_thread_delete(workers[i].tid);
 	say2("fuzz: done calls=", total, " replaced=", replaced);
+	say2("fuzz: done_at_cycles=", pt_time_cycles(), " workers=", FUZZ_WORKERS);
 }

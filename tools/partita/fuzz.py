@@ -38,6 +38,7 @@ class Verdict:
     calls_wanted: int
     calls_done: int = 0
     replaced: int = 0
+    done_at_cycles: int = 0
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -46,8 +47,8 @@ class Verdict:
 
     def line(self) -> str:
         state = "ok" if self.ok else "FAILED: " + "; ".join(self.problems)
-        return (f"seed {self.seed}: {self.calls_done} calls ({self.replaced} workers replaced)"
-                f" -> {state}")
+        return (f"seed {self.seed}: {self.calls_done} calls in {self.done_at_cycles:,} cycles "
+                f"({self.replaced} workers replaced) -> {state}")
 
 
 def changed_sections(elf: Path, ram_file: Path) -> list[str]:
@@ -78,6 +79,9 @@ def judge(r: RunResult, seed: int, calls: int) -> Verdict:
     done = re.search(r"^fuzz: done calls=(\d+) replaced=(\d+)$", console, re.MULTILINE)
     if done:
         v.calls_done, v.replaced = int(done.group(1)), int(done.group(2))
+    at = re.search(r"^fuzz: done_at_cycles=(\d+) ", console, re.MULTILINE)
+    if at:
+        v.done_at_cycles = int(at.group(1))
     if v.calls_done < calls:
         v.problems.append(f"campaign incomplete: {v.calls_done} of {calls} calls (livelock?)")
     counts = kernel_counts(console)

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[3]
 CC = "riscv64-unknown-elf-gcc"
 FLAGS = ["-march=rv64imac_zicsr_zifencei", "-mabi=lp64", "-mcmodel=medany", "-fno-pic",
          "-mno-relax", "-O2", "-ffreestanding", "-nostdlib", "-fno-jump-tables",
-         "-I", str(ROOT / "apps" / "spm")]
+         "-I", str(ROOT / "apps" / "spm"), "-I", str(ROOT / "subsys" / "spm" / "include"),
+         "-I", str(ROOT / "subsys" / "io" / "include")]
 
 pytestmark = pytest.mark.skipif(shutil.which(CC) is None, reason="no RISC-V cross compiler")
 
