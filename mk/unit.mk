@@ -28,6 +28,7 @@ test_colors_SRCS := $(MM_SRCS)
 test_page_alloc_SRCS := $(MM_SRCS)
 test_trace_SRCS := $(TRACE_SRCS)
 test_apps_SRCS := $(APP_SRCS)
+test_subsys_SRCS := kernel/core/subsys.c
 
 TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 BINS := $(addprefix $(OUT)/,$(TESTS))

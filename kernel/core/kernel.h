@@ -286,6 +286,26 @@ void pt_waitq_wake_all(struct pt_waitq *q, int result); /* pt_sync_lock held */
 /* object ownership for user callers: 0 = any */
 bool pt_sync_obj_allowed(uint16_t owner_part);
 
+/* subsystem registry (subsys.c, <partita/subsys.h>): the hooks of linked subsystems */
+enum { PT_SUBSYS_HOOK_RELEASE = 1, PT_SUBSYS_HOOK_COMPLETE = 2, PT_SUBSYS_HOOK_FAULT = 4 };
+extern uint32_t pt_subsys_hooks;
+void pt_subsys_boot_all(void);
+void pt_subsys_cpu_entry_all(uint32_t cpu);
+void pt_subsys_release_slow(uint32_t tid, uint64_t job);
+void pt_subsys_complete_slow(uint32_t tid, uint64_t job, uint64_t response_cycles);
+void pt_subsys_fault_slow(uint32_t tid, uint64_t cause, uint64_t addr);
+int64_t pt_subsys_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
+static inline void pt_subsys_on_release(uint32_t tid, uint64_t job)
+{
+	if (pt_subsys_hooks & PT_SUBSYS_HOOK_RELEASE)
+		pt_subsys_release_slow(tid, job);
+}
+static inline void pt_subsys_on_complete(uint32_t tid, uint64_t job, uint64_t resp)
+{
+	if (pt_subsys_hooks & PT_SUBSYS_HOOK_COMPLETE)
+		pt_subsys_complete_slow(tid, job, resp);
+}
+
 /* user window helpers (ustubs.c) */
 void pt_thread_body(void (*entry)(void *), void *arg, uint64_t kind);
 bool pt_user_range_ok(const void *p, size_t n, bool write);

@@ -11,11 +11,6 @@ static volatile uint32_t boot_go;
 static struct hal_ctx boot_ctx[PT_MAX_CPUS];
 extern uint32_t pt_user_icount_shift;
 void pt_kmain(uint32_t cpu);
-/* Subsystem hooks (weak: absent unless a subsystem links them in). Brief 0 (subsys/spm):
- * boot builds the SPM tables on hart 0; cpu_entry never returns on a hart the subsystem owns
- * (the I/O core and the SPM application cores), and returns at once on every other hart. */
-void pt_subsys_boot(void) __attribute__((weak));
-void pt_subsys_cpu_entry(uint32_t cpu) __attribute__((weak));
 
 /* A page for a partition's private copy of the application globals, from its own colors. */
 static uintptr_t partition_page(void *ctx)
@@ -113,8 +108,7 @@ void pt_kmain(uint32_t cpu)
 		/* time origin: releases with offset 0 happen here */
 		pt_epoch = hal_cycles() + 1000;
 		threads_init();
-		if (pt_subsys_boot)
-			pt_subsys_boot();
+		pt_subsys_boot_all(); /* the linked subsystems (<partita/subsys.h>) */
 		pt_trace_emit(PT_EV_BOOT, 0, pt_config.ncpus, pt_epoch);
 		pt_printk("boot: %u threads, %u partitions, %u schedulers, epoch %lu\n",
 			  pt_config.nthreads, pt_config.npartitions, pt_config.nscheds, pt_epoch);
@@ -130,7 +124,6 @@ void pt_kmain(uint32_t cpu)
 		hal_fence();
 		hal_mmu_enable();
 	}
-	if (pt_subsys_cpu_entry)
-		pt_subsys_cpu_entry(cpu);
+	pt_subsys_cpu_entry_all(cpu); /* does not return on a hart a subsystem owns */
 	cpu_start(c);
 }

@@ -158,6 +158,7 @@ static void start_job(struct pt_thread *t, uint64_t rel)
 	t->job++;
 	t->ctr->released++;
 	pt_trace_emit(PT_EV_RELEASE, t->tid, t->job, dl);
+	pt_subsys_on_release(t->tid, t->job);
 	activate_job(t, rel);
 	if (t->state == PT_TS_WAIT_PERIOD) {
 		if (t->restart_job) {
@@ -208,6 +209,7 @@ static void release_fn(struct pt_alarm *a)
 			t->ctr->released++;
 			pt_trace_emit(PT_EV_RELEASE, t->tid, t->job,
 				      pt_time_add_sat(rel, t->rel_deadline));
+			pt_subsys_on_release(t->tid, t->job);
 			deadline_track(t);
 		}
 		/* SKIP_NEXT: this release is dropped */
@@ -256,6 +258,7 @@ static void complete_job(struct pt_thread *t, uint64_t now)
 {
 	uint64_t resp = now - t->release_at;
 	pt_trace_emit(PT_EV_COMPLETE, t->tid, t->job - t->pending, resp);
+	pt_subsys_on_complete(t->tid, t->job - t->pending, resp);
 	t->n_done++;
 	if (resp > t->max_response)
 		t->max_response = resp;

@@ -114,7 +114,7 @@ bool pt_trace_budget_take(struct pt_thread *me)
 int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		   uint64_t a4, uint64_t a5)
 {
-	(void)a3, (void)a4, (void)a5;
+	(void)a4, (void)a5;
 	struct pt_thread *me = pt_current();
 	int64_t r;
 	switch (nr) {
@@ -149,7 +149,7 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	case PT_SYS_SEM_DELETE: r = pt_k_sem_delete(tid_arg(a0)); break;
 	case PT_SYS_MUTEX_DELETE: r = pt_k_mutex_delete(tid_arg(a0)); break;
 	case PT_SYS_MQ_DELETE: r = pt_k_mq_delete(tid_arg(a0)); break;
-	default: r = PT_EINVAL;
+	default: r = nr >= PT_SYS_SUBSYS_FIRST ? pt_subsys_syscall(nr, a0, a1, a2, a3) : PT_EINVAL;
 	}
 	unsigned long f = hal_irq_save();
 	if (pt_trace_budget_take(me))

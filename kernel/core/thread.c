@@ -329,6 +329,8 @@ void pt_user_fault(uint64_t cause, uint64_t addr, uint64_t pc)
 	pt_printk("FAULT thread=%s cause=%s addr=0x%lx pc=0x%lx\n", t->name, hal_cause_name(cause),
 		  addr, pc);
 	pt_trace_emit(PT_EV_FAULT, t->tid, cause, addr);
+	if (pt_subsys_hooks & PT_SUBSYS_HOOK_FAULT)
+		pt_subsys_fault_slow(t->tid, cause, addr);
 	if (t->part && t->part->fault_policy == PT_FAULT_STOP_PARTITION) {
 		for (int i = 0; i < PT_MAX_THREADS; i++) {
 			struct pt_thread *o = &pt_threads[i];

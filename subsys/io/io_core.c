@@ -20,6 +20,7 @@
 #include "../spm/spm_trace.h"
 #include "../spm/dma.h"
 #include <partita/io_flow.h>
+#include <partita/subsys.h>
 #include "net.h"
 
 static uint64_t next_release[PT_SPM_MAX_TASKS];
@@ -372,3 +373,11 @@ _Noreturn void pt_io_core_main(void)
 	pt_trace_set_exit_code(0);
 	hal_poweroff(0);
 }
+
+/* The I/O core of brief 0: started by the SPM runtime's entry on the hart whose role is io
+ * (it needs the SPM tables), so it registers its trace events only: 48..63 (spm_trace.h). */
+PT_SUBSYS_REGISTER(io) = {
+	.name = "io",
+	.trace_first = PT_EV_IO_RX,
+	.trace_count = 16,
+};

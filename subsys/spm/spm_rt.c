@@ -14,6 +14,7 @@
 #include "spm_config.h"
 #include "spm_trace.h"
 #include <partita/spm_task.h>
+#include <partita/subsys.h>
 
 #define PT_SPM_POOL_BYTES (512u * 1024u)    /* all application cores' scratchpads */
 #define PT_IO_POOL_BYTES (256u * 1024u)     /* the I/O core's mirror buffers */
@@ -75,7 +76,7 @@ put:
 	return w;
 }
 
-void pt_subsys_boot(void)
+static void spm_boot(void)
 {
 	const struct pt_spm_sys_cfg *sc = &pt_spm_config;
 	if (!sc->enabled)
@@ -237,7 +238,7 @@ static _Noreturn void app_main(uint32_t c)
 	}
 }
 
-void pt_subsys_cpu_entry(uint32_t hart)
+static void spm_cpu_entry(uint32_t hart)
 {
 	const struct pt_spm_sys_cfg *sc = &pt_spm_config;
 	if (!sc->enabled)
@@ -252,3 +253,13 @@ void pt_subsys_cpu_entry(uint32_t hart)
 		pt_io_core_main();
 	app_main((uint32_t)c);
 }
+
+/* Brief 0's scratchpad runtime: application cores and, from the same entry, the I/O core
+ * (subsys/io registers the I/O trace events). SPM events: 32..47 (spm_trace.h). */
+PT_SUBSYS_REGISTER(spm) = {
+	.name = "spm",
+	.boot = spm_boot,
+	.cpu_entry = spm_cpu_entry,
+	.trace_first = PT_EV_SPM_SLOT,
+	.trace_count = 16,
+};

@@ -1,9 +1,8 @@
 /*
- * The SPM subsystem's hooks into the kernel boot (kernel/core/kmain.c calls these two).
- * pt_subsys_boot(): hart 0, after the static threads exist and before the other harts start.
- * pt_subsys_cpu_entry(): every hart, just before it would enter its scheduler; returns at once on a
- * hart the SPM configuration does not own, never returns on the I/O core or an SPM
- * application core.
+ * The SPM subsystem's runtime. It registers itself with the kernel (<partita/subsys.h>,
+ * spm_rt.c): its boot hook builds the SPM tables on hart 0 after the static threads exist and
+ * before the other harts start; its per-hart entry returns at once on a hart the SPM
+ * configuration does not own and never returns on the I/O core or an SPM application core.
  */
 #ifndef PARTITA_SUBSYS_SPM_RT_H
 #define PARTITA_SUBSYS_SPM_RT_H
@@ -12,8 +11,6 @@
 #include <stdbool.h>
 #include "spm.h"
 
-void pt_subsys_boot(void);
-void pt_subsys_cpu_entry(uint32_t hart);
 
 /* Shared state (spm_rt.c), used by the I/O core loop. */
 extern struct pt_spm_system pt_spm_sys;

@@ -29,7 +29,9 @@ enum pt_syscall_nr {
 	PT_SYS_SEM_DELETE,
 	PT_SYS_MUTEX_DELETE,
 	PT_SYS_MQ_DELETE,
-	PT_SYS_COUNT
+	PT_SYS_COUNT,
+	/* numbers from here on belong to subsystems (<partita/subsys.h>) */
+	PT_SYS_SUBSYS_FIRST = 64,
 };
 
 #endif

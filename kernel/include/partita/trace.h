@@ -41,6 +41,7 @@ enum pt_trace_event {
 	PT_EV_SHUTDOWN = 19,
 	/* 32..63 reserved for subsystems (SPM load/unload/slots, I/O, ...) */
 	PT_EV_SUBSYS_FIRST = 32,
+	PT_EV_SUBSYS_LAST = 63,   /* each subsystem declares its range (<partita/subsys.h>) */
 };
 
 struct pt_trace_rec {
