@@ -22,10 +22,10 @@ ASFLAGS := $(ARCHFLAGS) -Ikernel/include -Ikernel -MMD -MP
 LDSCRIPT := arch/riscv64/kernel.ld
 LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
 
-# Every subsystem folder is linked; each registers itself (<partita/subsys.h>) and stays idle
-# unless its configuration section enables it. (Linking only the subsystems a configuration
-# uses changes the image layout, which exposed a QEMU icount timer anomaly: docs/kernel.md.)
-SRCS := $(shell find kernel arch/riscv64 platform/qemu-virt apps subsys \
+# The subsystems this configuration uses (PT_SUBSYS, written by partita config): only their
+# folders are compiled and linked; each registers itself (<partita/subsys.h>).
+-include $(BUILD)/gen/subsys.mk
+SRCS := $(shell find kernel arch/riscv64 platform/qemu-virt apps $(addprefix subsys/,$(PT_SUBSYS)) \
 	-name '*.c' -o -name '*.S' \
 	| grep -v '^apps/test/configs/' | grep -v '^apps/spm/' | sort)
 OBJ := $(BUILD)/obj

@@ -300,6 +300,19 @@ void pt_thread_stop(struct pt_thread *t, uint8_t reason)
 		t->ctr->flags |= PT_COUNTERS_STOPPED;
 	t->stop_reason = reason;
 	if (st == PT_TS_RUNNING) {
+		if (t == c->current && c->in_timer_irq) {
+			/* Stopped by an alarm of this hart's timer interrupt (miss policy stop): the
+			 * interrupt must finish first (its other due alarms, the timer re-armed for
+			 * the next one); its exit applies the stop (pt_trap_exit). Switching away
+			 * here left the hart with no timer programmed: it never took another timer
+			 * interrupt (docs/kernel.md). */
+			t->stop_reason = final == PT_TS_DEAD ? PT_STOP_DELETED : reason;
+			t->stop_pending = 1;
+			pt_sched_unlock(s);
+			pt_flush_deferred();
+			hal_irq_restore(f);
+			return;
+		}
 		if (t == c->current) {
 			t->state = final;
 			pt_switch_away_locked(c, s); /* never returns */

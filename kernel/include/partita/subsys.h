@@ -1,8 +1,9 @@
 /*
  * The subsystem registry: how a subsystem (one folder under subsys/) plugs into the kernel
  * without the kernel naming it. A subsystem declares itself once with PT_SUBSYS_REGISTER; the
- * entry lands in a linker-section table (.pt_subsys) that the core walks; a subsystem whose
- * configuration section is absent stays idle (its hooks return at once).
+ * entry lands in a linker-section table (.pt_subsys) that the core walks. A configuration that
+ * does not use a subsystem does not compile or link it (partita config writes the list into
+ * build/<cfg>/gen/subsys.mk), so its entry is simply absent.
  *
  * Every member but `name` is optional (NULL / 0 = none). Hooks run on the hart where the
  * event happens, with interrupts masked and no kernel lock held unless stated.

@@ -110,7 +110,15 @@ def test_generated_tables(tmp_path: Path) -> None:
     assert s.count(".incbin") == 8  # one private copy per task, even for a shared image
 
 
-def test_no_spm_section_generates_disabled_table(tmp_path: Path) -> None:
+def test_no_spm_section_links_no_spm(tmp_path: Path) -> None:
+    # a configuration without spm: generates no SPM tables and links no subsystem
+    # (mk/kernel.mk compiles only the folders subsys.mk lists); stale tables are removed
+    (tmp_path / "pt_spm_config.c").write_text("stale")
     r = load_resolved(ROOT / "configs" / "demo.yaml")
     write_outputs(r, tmp_path)
-    assert ".enabled = 0" in (tmp_path / "pt_spm_config.c").read_text()
+    assert not (tmp_path / "pt_spm_config.c").exists()
+    assert (tmp_path / "subsys.mk").read_text().split() == ["PT_SUBSYS", ":="]
+    r = load_resolved(ROOT / "configs" / "spm-demo.yaml")
+    write_outputs(r, tmp_path)
+    assert (tmp_path / "subsys.mk").read_text().split() == ["PT_SUBSYS", ":=", "spm", "io"]
+    assert (tmp_path / "pt_spm_config.c").exists()

@@ -56,8 +56,15 @@ def write_outputs(r: Resolved, outdir: str | Path) -> list[Path]:
         "pt_config_gen.h": generate_h(r),
         "pt_config.json": r.model_dump_json(indent=1) + "\n",
     }
-    from partita.spm import gen_files  # brief 0: pt_spm_config.c, pt_spm_images.S
-    files.update(gen_files(r.spm, out))
+    # subsystems: only those the configuration uses are compiled and linked (mk/kernel.mk)
+    subsystems = ["spm", "io"] if r.spm is not None else []
+    files["subsys.mk"] = "PT_SUBSYS := " + " ".join(subsystems) + "\n"
+    if r.spm is not None:
+        from partita.spm import gen_files  # brief 0: pt_spm_config.c, pt_spm_images.S
+        files.update(gen_files(r.spm, out))
+    else:  # a configuration that dropped its spm: section leaves no stale tables behind
+        for stale in ("pt_spm_config.c", "pt_spm_images.S", "pt_spm_images.mk"):
+            (out / stale).unlink(missing_ok=True)
     for name, text in files.items():
         _write_if_changed(out / name, text)
     return [out / n for n in files]
