@@ -9,8 +9,54 @@
  * registers are saved. Lock order: sync lock -> instance lock -> alarm-queue lock.
  */
 #include "kernel.h"
+#include "sched/fp/fp_rq.h"
 
 struct pt_sched pt_scheds[PT_MAX_SCHEDS];
+
+/*
+ * The ready-queue operations of instance s. An FP instance (s->fp) is served inline from
+ * sched/fp/fp_rq.h: no indirect call, no frame, and the one-cpu preempt test without a ctz
+ * over the mask. Every other policy goes through its ops table. s locked.
+ */
+static inline void rq_enqueue(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	if (s->fp)
+		pt_fp_enqueue(s, e);
+	else
+		s->ops->enqueue(s, e);
+}
+static inline void rq_enqueue_head(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	if (s->fp)
+		pt_fp_enqueue_head(s, e);
+	else
+		s->ops->enqueue_head(s, e);
+}
+static inline void rq_dequeue(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	if (s->fp)
+		pt_fp_dequeue(s, e);
+	else
+		s->ops->dequeue(s, e);
+}
+static inline struct pt_sched_entity *rq_peek(struct pt_sched *s, uint32_t cpu)
+{
+	return s->fp ? pt_fp_peek(s) : s->ops->peek(s, cpu);
+}
+static inline bool rq_preempts(struct pt_sched *s, const struct pt_sched_entity *a,
+			       const struct pt_sched_entity *b)
+{
+	return s->fp ? pt_fp_preempts(a, b) : s->ops->preempts(a, b);
+}
+static inline int rq_preempt_cpu(struct pt_sched *s, const struct pt_sched_entity *e)
+{
+	if (s->fp && s->one_cpu) {
+		/* the instance's only cpu (s->fp_cpu), if e beats what runs there */
+		const struct pt_sched_entity *r = s->running[s->fp_cpu];
+		return r == 0 || pt_fp_preempts(e, r) ? (int)s->fp_cpu : -1;
+	}
+	return s->ops->preempt_cpu(s, e);
+}
 
 void pt_sched_init(void)
 {
@@ -23,6 +69,9 @@ void pt_sched_init(void)
 		s->id = i;
 		s->cpu_mask = sc->cpu_mask;
 		s->rr_slice_cycles = pt_ns_to_cycles(sc->rr_slice_ns);
+		s->fp = s->ops == &pt_sched_fp_ops;
+		s->one_cpu = s->cpu_mask && !(s->cpu_mask & (s->cpu_mask - 1));
+		s->fp_cpu = s->cpu_mask ? (uint8_t)__builtin_ctz(s->cpu_mask) : 0;
 		s->ops->init(s);
 	}
 	for (uint32_t c = 0; c < pt_config.ncpus; c++) {
@@ -54,8 +103,8 @@ void pt_ready_locked(struct pt_thread *t)
 		return;
 	}
 	t->state = PT_TS_READY;
-	s->ops->enqueue(s, &t->se);
-	int cpu = s->ops->preempt_cpu(s, &t->se);
+	rq_enqueue(s, &t->se);
+	int cpu = rq_preempt_cpu(s, &t->se);
 	if (cpu >= 0)
 		pt_kick_cpu((uint32_t)cpu);
 }
@@ -69,8 +118,13 @@ void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 	bool lowered = prio > t->se.prio;
 	t->se.prio = prio;
 	if (t->se.on_rq) {
-		s->ops->key_changed(s, &t->se);
-		int cpu = s->ops->preempt_cpu(s, &t->se);
+		if (s->fp) {
+			pt_fp_dequeue(s, &t->se); /* to the tail of its new level */
+			pt_fp_enqueue(s, &t->se);
+		} else {
+			s->ops->key_changed(s, &t->se);
+		}
+		int cpu = rq_preempt_cpu(s, &t->se);
 		if (cpu >= 0)
 			pt_kick_cpu((uint32_t)cpu);
 	} else if (t->state == PT_TS_RUNNING && lowered) {
@@ -111,7 +165,7 @@ static inline void program_slice(struct pt_cpu *c, struct pt_sched *s, struct pt
  * still waiting and kicks the cpu it should preempt, if any. Cost: one peek and one
  * preempt_cpu per switch, on clusters only.
  */
-static void recheck_cluster(struct pt_cpu *c, struct pt_sched *s)
+static __attribute__((noinline)) void recheck_cluster(struct pt_cpu *c, struct pt_sched *s)
 {
 	if (!(s->cpu_mask & ~(1u << c->id)))
 		return; /* single-cpu instance: this cpu's choice was the whole decision */
@@ -121,6 +175,24 @@ static void recheck_cluster(struct pt_cpu *c, struct pt_sched *s)
 	int cpu = s->ops->preempt_cpu(s, e);
 	if (cpu >= 0 && (uint32_t)cpu != c->id)
 		pt_kick_cpu((uint32_t)cpu);
+}
+
+/* The parts of a dispatch that one-cpu instances without migration, deaths or address-space
+ * changes never need, out of line so that they cost the fast frame no saved registers. */
+static __attribute__((noinline)) void switch_rare(struct pt_cpu *c, struct pt_sched *s,
+						  struct pt_thread *prev, struct pt_thread *next)
+{
+	recheck_cluster(c, s);
+	if (next->se.cpu >= 0 && (uint32_t)next->se.cpu != c->id && next != c->idle)
+		pt_trace_emit_masked(PT_EV_MIGRATE, next->tid, (uint64_t)next->se.cpu, c->id);
+	next->se.cpu = (int16_t)c->id;
+	if (prev->state == PT_TS_DEAD || prev->state == PT_TS_STOPPED)
+		c->reap = prev;
+	hal_as_t as = next->part ? next->part->as : 0;
+	if (as != c->as) {
+		hal_as_switch(as);
+		c->as = as;
+	}
 }
 
 /*
@@ -137,12 +209,11 @@ static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sch
 	uint64_t now = hal_cycles();
 
 	if (best)
-		s->ops->dequeue(s, best);
-	if (prev != c->idle) {
+		rq_dequeue(s, best);
+	if (prev->job_active)
 		pt_rt_account_out(prev, now);
-		if (s->rr_slice_cycles)
-			prev->se.slice_left = c->slice_end > now ? c->slice_end - now : 0;
-	}
+	if (s->rr_slice_cycles && prev != c->idle)
+		prev->se.slice_left = c->slice_end > now ? c->slice_end - now : 0;
 	if (next == prev) {
 		prev->state = PT_TS_RUNNING;
 		program_slice(c, s, next, now);
@@ -151,29 +222,23 @@ static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sch
 		return;
 	}
 	if (prev->state == PT_TS_READY)
-		pt_trace_emit(PT_EV_PREEMPT, prev->tid, next->tid, 0);
+		pt_trace_emit_masked(PT_EV_PREEMPT, prev->tid, next->tid, 0);
 	next->state = PT_TS_RUNNING;
 	s->running[c->id] = next == c->idle ? 0 : &next->se;
-	recheck_cluster(c, s);
-	if (next->se.cpu >= 0 && (uint32_t)next->se.cpu != c->id && next != c->idle)
-		pt_trace_emit(PT_EV_MIGRATE, next->tid, (uint64_t)next->se.cpu, c->id);
-	next->se.cpu = (int16_t)c->id;
+	/* one test for the rare cases: cluster, migration, a dying thread, another space */
+	hal_as_t as = next->part ? next->part->as : 0;
+	if (!s->one_cpu || next->se.cpu != (int16_t)c->id || prev->state >= PT_TS_STOPPED ||
+	    as != c->as)
+		switch_rare(c, s, prev, next);
 	next->dispatched_at = now;
-	if (prev->state == PT_TS_DEAD || prev->state == PT_TS_STOPPED)
-		c->reap = prev;
 	c->current = next;
 	c->hal.kstack_top = next->kstack_top;
 	c->hal.kstack_lo = next->kstack_lo;
-	hal_as_t as = next->part ? next->part->as : 0;
-	if (as != c->as) {
-		hal_as_switch(as);
-		c->as = as;
-	}
 	c->switches++;
 	if (next == c->idle)
-		pt_trace_emit(PT_EV_IDLE, 0, 0, 0);
+		pt_trace_emit_masked(PT_EV_IDLE, 0, 0, 0);
 	else
-		pt_trace_emit(PT_EV_DISPATCH, next->tid, 0, 0);
+		pt_trace_emit_masked(PT_EV_DISPATCH, next->tid, 0, 0);
 	program_slice(c, s, next, now);
 	hal_ctx_switch(&prev->ctx, &next->ctx);
 	pt_finish_switch();
@@ -181,7 +246,7 @@ static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sch
 
 void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
 {
-	switch_to_locked(c, s, s->ops->peek(s, c->id));
+	switch_to_locked(c, s, rq_peek(s, c->id));
 }
 
 
@@ -211,7 +276,7 @@ void pt_schedule(void)
 	c->need_resched = 0;
 	struct pt_thread *cur = c->current;
 	if (cur->state == PT_TS_RUNNING && cur != c->idle) {
-		struct pt_sched_entity *best = s->ops->peek(s, c->id);
+		struct pt_sched_entity *best = rq_peek(s, c->id);
 		uint64_t now = hal_cycles();
 		bool expired = c->slice_end <= now;
 		if (!best) {
@@ -221,8 +286,8 @@ void pt_schedule(void)
 			pt_flush_deferred();
 			return;
 		}
-		bool preempt = s->ops->preempts(best, &cur->se);
-		bool rotate = expired && !s->ops->preempts(&cur->se, best);
+		bool preempt = rq_preempts(s, best, &cur->se);
+		bool rotate = expired && !rq_preempts(s, &cur->se, best);
 		if (!preempt && !rotate) {
 			if (expired) {
 				cur->se.slice_left = 0;
@@ -235,15 +300,15 @@ void pt_schedule(void)
 		cur->state = PT_TS_READY;
 		if (rotate && !preempt) {
 			cur->se.slice_left = 0;
-			s->ops->enqueue(s, &cur->se);
+			rq_enqueue(s, &cur->se);
 		} else {
-			s->ops->enqueue_head(s, &cur->se);
+			rq_enqueue_head(s, &cur->se);
 		}
 		switch_to_locked(c, s, best); /* cur went behind best: still the first */
 		return;
 	}
 	if (cur == c->idle) {
-		struct pt_sched_entity *best = s->ops->peek(s, c->id);
+		struct pt_sched_entity *best = rq_peek(s, c->id);
 		if (!best) {
 			pt_sched_unlock(s);
 			pt_flush_deferred();
@@ -301,11 +366,11 @@ void pt_k_thread_yield(void)
 	struct pt_thread *cur = c->current;
 	if (s && cur != c->idle) {
 		pt_sched_lock(s);
-		struct pt_sched_entity *best = s->ops->peek(s, c->id);
-		if (best && !s->ops->preempts(&cur->se, best)) {
+		struct pt_sched_entity *best = rq_peek(s, c->id);
+		if (best && !rq_preempts(s, &cur->se, best)) {
 			cur->state = PT_TS_READY;
 			cur->se.slice_left = 0;
-			s->ops->enqueue(s, &cur->se); /* behind its equals: best is still first */
+			rq_enqueue(s, &cur->se); /* behind its equals: best is still first */
 			switch_to_locked(c, s, best);
 		} else {
 			pt_sched_unlock(s);
