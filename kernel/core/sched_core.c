@@ -18,35 +18,50 @@ struct pt_sched pt_scheds[PT_MAX_SCHEDS];
  * sched/fp/fp_rq.h: no indirect call, no frame, and the one-cpu preempt test without a ctz
  * over the mask. Every other policy goes through its ops table. s locked.
  */
+/* Other policies, out of line: the FP paths then need no frame for the indirect calls. */
+static __attribute__((noinline)) void ops_enqueue(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	s->ops->enqueue(s, e);
+}
+static __attribute__((noinline)) void ops_enqueue_head(struct pt_sched *s,
+						       struct pt_sched_entity *e)
+{
+	s->ops->enqueue_head(s, e);
+}
+static __attribute__((noinline)) void ops_dequeue(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	s->ops->dequeue(s, e);
+}
+
 static inline void rq_enqueue(struct pt_sched *s, struct pt_sched_entity *e)
 {
-	if (s->fp)
+	if (__builtin_expect(s->fp, 1))
 		pt_fp_enqueue(s, e);
 	else
-		s->ops->enqueue(s, e);
+		ops_enqueue(s, e);
 }
 static inline void rq_enqueue_head(struct pt_sched *s, struct pt_sched_entity *e)
 {
-	if (s->fp)
+	if (__builtin_expect(s->fp, 1))
 		pt_fp_enqueue_head(s, e);
 	else
-		s->ops->enqueue_head(s, e);
+		ops_enqueue_head(s, e);
 }
 static inline void rq_dequeue(struct pt_sched *s, struct pt_sched_entity *e)
 {
-	if (s->fp)
+	if (__builtin_expect(s->fp, 1))
 		pt_fp_dequeue(s, e);
 	else
-		s->ops->dequeue(s, e);
+		ops_dequeue(s, e);
 }
 static inline struct pt_sched_entity *rq_peek(struct pt_sched *s, uint32_t cpu)
 {
-	return s->fp ? pt_fp_peek(s) : s->ops->peek(s, cpu);
+	return __builtin_expect(s->fp, 1) ? pt_fp_peek(s) : s->ops->peek(s, cpu);
 }
 static inline bool rq_preempts(struct pt_sched *s, const struct pt_sched_entity *a,
 			       const struct pt_sched_entity *b)
 {
-	return s->fp ? pt_fp_preempts(a, b) : s->ops->preempts(a, b);
+	return __builtin_expect(s->fp, 1) ? pt_fp_preempts(a, b) : s->ops->preempts(a, b);
 }
 static inline int rq_preempt_cpu(struct pt_sched *s, const struct pt_sched_entity *e)
 {
@@ -56,6 +71,33 @@ static inline int rq_preempt_cpu(struct pt_sched *s, const struct pt_sched_entit
 		return r == 0 || pt_fp_preempts(e, r) ? (int)s->fp_cpu : -1;
 	}
 	return s->ops->preempt_cpu(s, e);
+}
+
+/*
+ * Direct hand-off (one-cpu FP instance, woken on its own cpu). A thread woken by pt_ready_locked
+ * that beats the running thread and every queued one is not queued: it is left in s->handoff
+ * (READY, on_rq == 0) and the preemption point that follows the wake (pt_schedule) switches to
+ * it without the enqueue / peek / dequeue round trip. Anything else that looks at the ready
+ * set first puts it back with handoff_flush(), at the head of its level: every thread queued at
+ * that level since was woken after it, so FIFO order is kept. It is only valid while still
+ * READY and off the queue (another hart may suspend or delete it meanwhile: then it is
+ * dropped, as the dequeue of a queued thread would have done). s locked.
+ */
+static inline struct pt_sched_entity *handoff_take(struct pt_sched *s)
+{
+	struct pt_sched_entity *h = s->handoff;
+	if (!h)
+		return 0;
+	s->handoff = 0;
+	if (pt_thread_of(h)->state != PT_TS_READY || h->on_rq)
+		return 0;
+	return h;
+}
+static inline void handoff_flush(struct pt_sched *s)
+{
+	struct pt_sched_entity *h = handoff_take(s);
+	if (h)
+		rq_enqueue_head(s, h);
 }
 
 void pt_sched_init(void)
@@ -103,6 +145,16 @@ void pt_ready_locked(struct pt_thread *t)
 		return;
 	}
 	t->state = PT_TS_READY;
+	if (s->fp && s->one_cpu && !s->handoff) {
+		struct pt_cpu *c = pt_this_cpu();
+		const struct pt_sched_entity *r = s->running[s->fp_cpu];
+		if (s->fp_cpu == c->id && (!r || pt_fp_preempts(&t->se, r)) &&
+		    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
+			s->handoff = &t->se; /* direct hand-off: see handoff_take */
+			c->need_resched = 1;
+			return;
+		}
+	}
 	rq_enqueue(s, &t->se);
 	int cpu = rq_preempt_cpu(s, &t->se);
 	if (cpu >= 0)
@@ -119,8 +171,18 @@ void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 	t->se.prio = prio;
 	if (t->se.on_rq) {
 		if (s->fp) {
-			pt_fp_dequeue(s, &t->se); /* to the tail of its new level */
-			pt_fp_enqueue(s, &t->se);
+			pt_fp_dequeue(s, &t->se);
+			struct pt_cpu *c = pt_this_cpu();
+			const struct pt_sched_entity *r = s->running[s->fp_cpu];
+			if (s->one_cpu && !s->handoff && s->fp_cpu == c->id &&
+			    (!r || pt_fp_preempts(&t->se, r)) &&
+			    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
+				/* raised above everything here: direct hand-off (handoff_take) */
+				s->handoff = &t->se;
+				c->need_resched = 1;
+				return;
+			}
+			pt_fp_enqueue(s, &t->se); /* to the tail of its new level */
 		} else {
 			s->ops->key_changed(s, &t->se);
 		}
@@ -246,6 +308,7 @@ static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sch
 
 void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
 {
+	handoff_flush(s);
 	switch_to_locked(c, s, rq_peek(s, c->id));
 }
 
@@ -275,49 +338,55 @@ void pt_schedule(void)
 	pt_sched_lock(s);
 	c->need_resched = 0;
 	struct pt_thread *cur = c->current;
-	if (cur->state == PT_TS_RUNNING && cur != c->idle) {
-		struct pt_sched_entity *best = rq_peek(s, c->id);
+	if (cur->state != PT_TS_RUNNING && cur != c->idle) {
+		pt_switch_away_locked(c, s);
+		return;
+	}
+	/* the best ready entity: the hand-off candidate unless something queued beats it; a
+	 * candidate that does not run after all goes back to the queue (handoff_flush) */
+	struct pt_sched_entity *h = handoff_take(s), *best;
+	if (h && pt_fp_best_level(&s->rq.fp) >= pt_fp_level_of(h)) {
+		best = h; /* switch_to_locked's dequeue is a no-op for it (on_rq == 0) */
+	} else {
+		if (h)
+			rq_enqueue_head(s, h);
+		best = rq_peek(s, c->id);
+	}
+	if (!best) {
 		uint64_t now = hal_cycles();
-		bool expired = c->slice_end <= now;
-		if (!best) {
-			if (expired)
-				program_slice(c, s, cur, now);
-			pt_sched_unlock(s);
-			pt_flush_deferred();
-			return;
-		}
-		bool preempt = rq_preempts(s, best, &cur->se);
-		bool rotate = expired && !rq_preempts(s, &cur->se, best);
-		if (!preempt && !rotate) {
-			if (expired) {
-				cur->se.slice_left = 0;
-				program_slice(c, s, cur, now);
-			}
-			pt_sched_unlock(s);
-			pt_flush_deferred();
-			return;
-		}
-		cur->state = PT_TS_READY;
-		if (rotate && !preempt) {
-			cur->se.slice_left = 0;
-			rq_enqueue(s, &cur->se);
-		} else {
-			rq_enqueue_head(s, &cur->se);
-		}
-		switch_to_locked(c, s, best); /* cur went behind best: still the first */
+		if (cur != c->idle && c->slice_end <= now)
+			program_slice(c, s, cur, now);
+		pt_sched_unlock(s);
+		pt_flush_deferred();
 		return;
 	}
 	if (cur == c->idle) {
-		struct pt_sched_entity *best = rq_peek(s, c->id);
-		if (!best) {
-			pt_sched_unlock(s);
-			pt_flush_deferred();
-			return;
-		}
 		switch_to_locked(c, s, best);
 		return;
 	}
-	pt_switch_away_locked(c, s);
+	uint64_t now = hal_cycles();
+	bool expired = c->slice_end <= now;
+	bool preempt = rq_preempts(s, best, &cur->se);
+	bool rotate = expired && !rq_preempts(s, &cur->se, best);
+	if (!preempt && !rotate) {
+		if (best == h)
+			rq_enqueue_head(s, h);
+		if (expired) {
+			cur->se.slice_left = 0;
+			program_slice(c, s, cur, now);
+		}
+		pt_sched_unlock(s);
+		pt_flush_deferred();
+		return;
+	}
+	cur->state = PT_TS_READY;
+	if (rotate && !preempt) {
+		cur->se.slice_left = 0;
+		rq_enqueue(s, &cur->se);
+	} else {
+		rq_enqueue_head(s, &cur->se);
+	}
+	switch_to_locked(c, s, best); /* cur went behind best: still the first */
 }
 
 void pt_ipi_handler(void)
@@ -366,6 +435,7 @@ void pt_k_thread_yield(void)
 	struct pt_thread *cur = c->current;
 	if (s && cur != c->idle) {
 		pt_sched_lock(s);
+		handoff_flush(s);
 		struct pt_sched_entity *best = rq_peek(s, c->id);
 		if (best && !rq_preempts(s, &cur->se, best)) {
 			cur->state = PT_TS_READY;

@@ -65,7 +65,9 @@ struct pt_sched_ops {
 
 /* Policy-private ready structures; one member per policy. */
 struct pt_fp_rq {
-	uint64_t bitmap[PT_PRIO_LEVELS / 64]; /* bit p set iff level[p] is non-empty */
+	/* bit p set iff level[p] is non-empty; the extra last word is a constant 1, a sentinel
+	 * "level PT_PRIO_LEVELS" that makes the best level branch-free (fp/fp_rq.h) */
+	uint64_t bitmap[PT_PRIO_LEVELS / 64 + 1];
 	uint64_t top;                         /* bit w set iff bitmap[w] != 0 */
 	struct pt_list level[PT_PRIO_LEVELS];
 };
@@ -91,6 +93,8 @@ struct pt_sched {
 						* FP queue inline (fp/fp_rq.h), not through ops */
 	uint8_t one_cpu;                       /* cpu_mask has one bit: no cluster re-check */
 	uint8_t fp_cpu;                        /* lowest cpu of cpu_mask */
+	struct pt_sched_entity *handoff;       /* woken, READY, not queued: runs next on fp_cpu
+						* (core's direct hand-off, kernel/core/sched_core.c) */
 	uint64_t next_seq;                     /* source of pt_sched_entity.seq */
 	struct pt_sched_entity *running[PT_MAX_CPUS]; /* NULL = idle; maintained by the core */
 	union {

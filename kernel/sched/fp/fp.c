@@ -29,6 +29,7 @@ static void fp_init(struct pt_sched *s)
 
 	for (unsigned w = 0; w < PT_PRIO_LEVELS / 64; w++)
 		rq->bitmap[w] = 0;
+	rq->bitmap[PT_PRIO_LEVELS / 64] = 1; /* sentinel: pt_fp_best_level of an empty queue */
 	rq->top = 0;
 	for (unsigned p = 0; p < PT_PRIO_LEVELS; p++)
 		pt_list_init(&rq->level[p]);

@@ -95,6 +95,15 @@ static inline struct pt_sched_entity *pt_fp_peek(struct pt_sched *s)
 	return pt_container_of(rq->level[p].next, struct pt_sched_entity, node);
 }
 
+/* The best queued level, PT_PRIO_LEVELS if the queue is empty: the same instructions either
+ * way (the sentinel word bitmap[PT_PRIO_LEVELS / 64] == 1), so a decision taken on it costs
+ * the same with 1 or 64 threads present. */
+static inline unsigned pt_fp_best_level(const struct pt_fp_rq *rq)
+{
+	unsigned w = pt_fp_ctz(rq->top | (1ull << (PT_PRIO_LEVELS / 64)));
+	return (w << 6) + pt_fp_ctz(rq->bitmap[w]);
+}
+
 static inline bool pt_fp_preempts(const struct pt_sched_entity *a, const struct pt_sched_entity *b)
 {
 	return pt_fp_level_of(a) < pt_fp_level_of(b);
