@@ -206,6 +206,8 @@ def derived(results: Iterable[Result]) -> list[Result]:
     """Aliases the overhead accounting (partita.analysis.overheads) asks for."""
     out = []
     for r in results:
+        if not r.trace:
+            continue  # the aliases are the default image's (tracing on) figures
         if r.op == "yield":
             out.append(Result("context_switch", r.variant, r.threads, True, r.cycles,
                               r.cycles_max, r.reps, r.config))
