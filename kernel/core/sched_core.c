@@ -113,6 +113,7 @@ void pt_sched_init(void)
 		s->rr_slice_cycles = pt_ns_to_cycles(sc->rr_slice_ns);
 		s->fp = s->ops == &pt_sched_fp_ops;
 		s->one_cpu = s->cpu_mask && !(s->cpu_mask & (s->cpu_mask - 1));
+		s->lean = s->fp && s->one_cpu && !s->rr_slice_cycles;
 		s->fp_cpu = s->cpu_mask ? (uint8_t)__builtin_ctz(s->cpu_mask) : 0;
 		s->ops->init(s);
 	}
@@ -264,7 +265,8 @@ static __attribute__((noinline)) void switch_rare(struct pt_cpu *c, struct pt_sc
  * it is still the first after they re-enqueue the current thread behind it. s is locked on
  * entry and unlocked on return, which happens when the current thread is next dispatched.
  */
-static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sched_entity *best)
+static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt_sched *s,
+						     struct pt_sched_entity *best)
 {
 	struct pt_thread *prev = c->current;
 	struct pt_thread *next = best ? pt_thread_of(best) : c->idle;
@@ -306,6 +308,53 @@ static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sch
 	pt_finish_switch();
 }
 
+/*
+ * The common dispatch, out of line and call-free up to the context switch, so that its frame
+ * saves no callee-saved register that hal_ctx_switch saves again: a one-cpu FP instance
+ * without round-robin slices (s->lean), `next` last ran on this cpu, in the same address
+ * space, without a budget or a pending slice end, and `prev` is not dying. switch_general
+ * does the same with every case handled.
+ */
+static __attribute__((noinline)) void switch_lean(struct pt_cpu *c, struct pt_sched *s,
+						  struct pt_thread *prev, struct pt_thread *next)
+{
+	pt_fp_dequeue(s, &next->se); /* a no-op for the hand-off candidate (not queued) */
+	uint64_t now = hal_cycles();
+	if (prev->job_active)
+		prev->exec_job += now > prev->dispatched_at ? now - prev->dispatched_at : 0;
+	if (prev->state == PT_TS_READY)
+		pt_trace_emit_masked(PT_EV_PREEMPT, prev->tid, next->tid, 0);
+	next->state = PT_TS_RUNNING;
+	s->running[c->id] = &next->se;
+	next->dispatched_at = now;
+	c->current = next;
+	c->hal.kstack_top = next->kstack_top;
+	c->hal.kstack_lo = next->kstack_lo;
+	c->switches++;
+	pt_trace_emit_masked(PT_EV_DISPATCH, next->tid, 0, 0);
+	hal_ctx_switch(&prev->ctx, &next->ctx);
+	pt_finish_switch();
+}
+
+/* Whether switch_lean may dispatch next after prev (see there). */
+static inline bool switch_is_lean(const struct pt_cpu *c, const struct pt_sched *s,
+				  const struct pt_thread *prev, const struct pt_thread *next)
+{
+	hal_as_t as = next->part ? next->part->as : 0;
+	return s->lean && next != prev && next != c->idle && next->se.cpu == (int16_t)c->id &&
+	       prev->state < PT_TS_STOPPED && as == c->as && !next->enforce_budget &&
+	       (c->slice_end & c->budget_end) == UINT64_MAX;
+}
+
+static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sched_entity *best)
+{
+	struct pt_thread *prev = c->current;
+	if (best && switch_is_lean(c, s, prev, pt_thread_of(best)))
+		switch_lean(c, s, prev, pt_thread_of(best));
+	else
+		switch_general(c, s, best);
+}
+
 void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
 {
 	handoff_flush(s);
@@ -326,6 +375,31 @@ void pt_finish_switch(void)
 	pt_flush_deferred();
 }
 
+static void schedule_locked(struct pt_cpu *c, struct pt_sched *s);
+
+/*
+ * The preemption point right after a direct hand-off (s locked): the candidate beats the
+ * running thread and nothing queued beats it, so the running thread goes back to the head of
+ * its level and the candidate is dispatched, with no peek and no dequeue. Anything unusual
+ * (the candidate became invalid, the current thread is not plainly running, round-robin
+ * slices) goes through schedule_locked, which also handles the candidate.
+ */
+static __attribute__((noinline)) void schedule_handoff(struct pt_cpu *c, struct pt_sched *s)
+{
+	struct pt_sched_entity *h = s->handoff;
+	struct pt_thread *cur = c->current, *next = pt_thread_of(h);
+	if (pt_thread_of(h)->state == PT_TS_READY && !h->on_rq && cur->state == PT_TS_RUNNING &&
+	    cur != c->idle && pt_fp_preempts(h, &cur->se) &&
+	    pt_fp_best_level(&s->rq.fp) >= pt_fp_level_of(h) && switch_is_lean(c, s, cur, next)) {
+		s->handoff = 0;
+		cur->state = PT_TS_READY;
+		pt_fp_enqueue_head(s, &cur->se);
+		switch_lean(c, s, cur, next);
+		return;
+	}
+	schedule_locked(c, s);
+}
+
 /* Preemption point: called with interrupts masked and no lock held. */
 void pt_schedule(void)
 {
@@ -337,6 +411,15 @@ void pt_schedule(void)
 	}
 	pt_sched_lock(s);
 	c->need_resched = 0;
+	if (s->handoff)
+		schedule_handoff(c, s);
+	else
+		schedule_locked(c, s);
+}
+
+/* pt_schedule's decision, s locked (unlocked on return). */
+static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct pt_sched *s)
+{
 	struct pt_thread *cur = c->current;
 	if (cur->state != PT_TS_RUNNING && cur != c->idle) {
 		pt_switch_away_locked(c, s);

@@ -93,6 +93,8 @@ struct pt_sched {
 						* FP queue inline (fp/fp_rq.h), not through ops */
 	uint8_t one_cpu;                       /* cpu_mask has one bit: no cluster re-check */
 	uint8_t fp_cpu;                        /* lowest cpu of cpu_mask */
+	uint8_t lean;                          /* fp && one_cpu && no round-robin slice: the
+						* core's call-free dispatch applies */
 	struct pt_sched_entity *handoff;       /* woken, READY, not queued: runs next on fp_cpu
 						* (core's direct hand-off, kernel/core/sched_core.c) */
 	uint64_t next_seq;                     /* source of pt_sched_entity.seq */
