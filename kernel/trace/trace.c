@@ -1,6 +1,6 @@
 /*
- * Per-hart trace rings: initialisation and the nearly-full path of the append (the common
- * append is inline, trace.h). Each ring has one producer, its own hart, which appends with
+ * Per-hart trace rings: the area and its initialisation (the append, with the critical-record
+ * reserve, is inline: trace.h). Each ring has one producer, its own hart, which appends with
  * interrupts masked.
  */
 #include <partita/hal.h>
@@ -39,33 +39,6 @@ void pt_trace_init(uint32_t ncpus)
 	t->magic = PT_TRACE_MAGIC;
 	hal_fence();
 	pt_trace_live = 1;
-}
-
-/*
- * head - tail >= RECORDS - RESERVE: only a critical record may still be written, into one of
- * the reserved slots; an ordinary one is counted in `dropped`. A critical record that finds
- * even the reserve full is counted in `dropped` and in `dropped_critical`.
- */
-__attribute__((noinline, cold)) void pt_trace_emit_reserve(struct pt_trace_ring *r, uint64_t head,
-							    uint16_t type, uint32_t tid,
-							    uint64_t a0, uint64_t a1)
-{
-	bool critical = pt_trace_is_critical(type);
-	if (!critical || head - r->tail >= PT_TRACE_RING_RECORDS) {
-		r->dropped = r->dropped + 1;
-		if (critical)
-			r->dropped_critical = r->dropped_critical + 1;
-		return;
-	}
-	struct pt_trace_rec *rec = &r->rec[head & (PT_TRACE_RING_RECORDS - 1)];
-	rec->ts_cycles = hal_cycles();
-	rec->type = type;
-	rec->cpu = (uint16_t)(r - pt_trace_area.ring);
-	rec->tid = tid;
-	rec->arg0 = a0;
-	rec->arg1 = a1;
-	hal_fence(); /* the record is visible before the head that publishes it */
-	r->head = head + 1;
 }
 
 void pt_trace_set_exit_code(uint32_t code)

@@ -2,9 +2,9 @@
  * Trace writer: per-hart single-producer rings in `pt_trace_area` (record format and layout in
  * <partita/trace.h>). Callable from any context, interrupts on or off; never blocks.
  *
- * The append is inline (about 20 instructions: it runs 2-4 times on every kernel operation);
- * only a ring that is nearly full takes the out-of-line path, which applies the critical-record
- * reserve. Building with PT_TRACE=0 (mk/kernel.mk, `partita bench` for its "tracing off"
+ * The append is inline and call-free (about 25 instructions: it runs 2-4 times on every
+ * kernel operation), the critical-record reserve included: an ordinary record is dropped once
+ * head - tail >= RECORDS - PT_TRACE_RESERVE, a critical one only when the ring is full. Building with PT_TRACE=0 (mk/kernel.mk, `partita bench` for its "tracing off"
  * column) compiles every record out; the area is still initialised, with empty rings.
  */
 #ifndef PARTITA_KERNEL_TRACE_H
@@ -32,11 +32,6 @@ extern uint32_t pt_trace_live;
  */
 void pt_trace_init(uint32_t ncpus);
 
-/* The append when the ring has PT_TRACE_RESERVE free slots or fewer (trace.c): critical
- * records may use them, the rest are counted in `dropped`. Interrupts masked. */
-void pt_trace_emit_reserve(struct pt_trace_ring *r, uint64_t head, uint16_t type, uint32_t tid,
-			   uint64_t a0, uint64_t a1);
-
 /* DEADLINE_MISS, OVERRUN, THREAD_STOP, FAULT and SHUTDOWN may use the reserve. */
 static inline bool pt_trace_is_critical(uint16_t type)
 {
@@ -51,7 +46,8 @@ static inline bool pt_trace_is_critical(uint16_t type)
  * without a lock. The record is written first, then a fence, then `head`: a reader that loads
  * `head` (and fences) sees every record below it complete. If the ring is full (beyond the
  * reserve for an ordinary record) the record is counted in `dropped`, never written over an
- * unread one. A no-op before pt_trace_init() and on a hart beyond PT_TRACE_MAX_CPUS.
+ * unread one; a critical record lost that way is also counted in `dropped_critical`.
+ * A no-op before pt_trace_init() and on a hart beyond PT_TRACE_MAX_CPUS.
  */
 static inline void pt_trace_emit_masked(uint16_t type, uint32_t tid, uint64_t a0, uint64_t a1)
 {
@@ -61,8 +57,14 @@ static inline void pt_trace_emit_masked(uint16_t type, uint32_t tid, uint64_t a0
 		return;
 	struct pt_trace_ring *r = &pt_trace_area.ring[cpu];
 	uint64_t head = r->head;
-	if (__builtin_expect(head - r->tail >= PT_TRACE_RING_RECORDS - PT_TRACE_RESERVE, 0)) {
-		pt_trace_emit_reserve(r, head, type, tid, a0, a1);
+	/* type is a constant at every call site: the limit folds to one of two constants, and
+	 * the full-ring path has no call (a call would cost the caller saved registers) */
+	bool critical = pt_trace_is_critical(type);
+	if (__builtin_expect(head - r->tail >= PT_TRACE_RING_RECORDS -
+						 (critical ? 0 : PT_TRACE_RESERVE), 0)) {
+		r->dropped = r->dropped + 1;
+		if (critical)
+			r->dropped_critical = r->dropped_critical + 1;
 		return;
 	}
 	struct pt_trace_rec *rec = &r->rec[head & (PT_TRACE_RING_RECORDS - 1)];
