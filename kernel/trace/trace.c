@@ -8,7 +8,7 @@
 
 __attribute__((section(".trace"), aligned(4096)))
 struct pt_trace_area pt_trace_area;
-uint32_t pt_trace_live;
+struct pt_trace_ring *pt_trace_rings[PT_TRACE_MAX_CPUS];
 
 _Static_assert(sizeof(struct pt_trace_rec) == 32, "trace record is 32 bytes (tracefmt.py)");
 _Static_assert((PT_TRACE_RING_RECORDS & (PT_TRACE_RING_RECORDS - 1)) == 0,
@@ -21,7 +21,8 @@ void pt_trace_init(uint32_t ncpus)
 {
 	struct pt_trace_area *t = &pt_trace_area;
 
-	pt_trace_live = 0;
+	for (uint32_t c = 0; c < PT_TRACE_MAX_CPUS; c++)
+		pt_trace_rings[c] = 0;
 	t->magic = 0;
 	hal_fence();
 	for (uint32_t c = 0; c < PT_TRACE_MAX_CPUS; c++) {
@@ -38,7 +39,8 @@ void pt_trace_init(uint32_t ncpus)
 	hal_fence();
 	t->magic = PT_TRACE_MAGIC;
 	hal_fence();
-	pt_trace_live = 1;
+	for (uint32_t c = 0; c < PT_TRACE_MAX_CPUS; c++)
+		pt_trace_rings[c] = &t->ring[c];
 }
 
 void pt_trace_set_exit_code(uint32_t code)

@@ -21,9 +21,10 @@
 
 /* The area the host finds by symbol name; placed by the linker in section .trace. */
 extern struct pt_trace_area pt_trace_area;
-/* Non-zero once pt_trace_init() has run (kernel .bss: zero at every boot, unlike the area,
- * which lives in the shared RAM file and may hold a previous run's bytes). */
-extern uint32_t pt_trace_live;
+/* Each hart's ring, NULL until pt_trace_init() has run (kernel .bss: zero at every boot,
+ * unlike the area, which lives in the shared RAM file and may hold a previous run's bytes).
+ * One load gives the append both "initialised?" and the ring address (no multiply). */
+extern struct pt_trace_ring *pt_trace_rings[PT_TRACE_MAX_CPUS];
 
 /*
  * Fill the area header and empty every ring. Called once, by one hart, before any other hart
@@ -53,9 +54,11 @@ static inline void pt_trace_emit_masked(uint16_t type, uint32_t tid, uint64_t a0
 {
 #if PT_TRACE
 	uint32_t cpu = hal_cpu_id();
-	if (!pt_trace_live || cpu >= PT_TRACE_MAX_CPUS)
+	if (cpu >= PT_TRACE_MAX_CPUS)
 		return;
-	struct pt_trace_ring *r = &pt_trace_area.ring[cpu];
+	struct pt_trace_ring *r = pt_trace_rings[cpu];
+	if (!r)
+		return;
 	uint64_t head = r->head;
 	/* type is a constant at every call site: the limit folds to one of two constants, and
 	 * the full-ring path has no call (a call would cost the caller saved registers) */

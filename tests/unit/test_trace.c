@@ -11,7 +11,7 @@ static int setup(void **st)
 	/* the RAM file may hold a previous run: init must not assume zeroes */
 	memset(&pt_trace_area, 0xA5, sizeof pt_trace_area);
 	pt_trace_area.magic = 0;
-	pt_trace_live = 0; /* kernel .bss: zero at every boot */
+	memset(pt_trace_rings, 0, sizeof pt_trace_rings); /* kernel .bss: zero at every boot */
 	return 0;
 }
 
