@@ -124,7 +124,9 @@ void pt_sched_init(void)
 	}
 }
 
-void pt_kick_cpu(uint32_t cpu)
+/* Ask `cpu` to reschedule: a flag for this cpu, or flag + IPI (sent by pt_flush_deferred,
+ * outside the locks) for another. Inline and call-free for the callers' fast paths. */
+static inline void kick_cpu(uint32_t cpu)
 {
 	struct pt_cpu *me = pt_this_cpu();
 	if (cpu == me->id) {
@@ -133,10 +135,24 @@ void pt_kick_cpu(uint32_t cpu)
 	}
 	pt_cpus[cpu].need_resched = 1;
 	hal_fence();
-	me->ipi_mask |= 1u << cpu; /* sent by pt_flush_deferred, outside the locks */
+	me->ipi_mask |= 1u << cpu;
 }
 
-/* t becomes runnable (t->sched locked). A pending suspension takes effect instead. */
+void pt_kick_cpu(uint32_t cpu)
+{
+	kick_cpu(cpu);
+}
+
+static __attribute__((noinline)) void ready_general(struct pt_sched *s, struct pt_thread *t)
+{
+	rq_enqueue(s, &t->se);
+	int cpu = rq_preempt_cpu(s, &t->se);
+	if (cpu >= 0)
+		kick_cpu((uint32_t)cpu);
+}
+
+/* t becomes runnable (t->sched locked). A pending suspension takes effect instead. The FP
+ * one-cpu case is call-free: a direct hand-off, or enqueue and kick. */
 void pt_ready_locked(struct pt_thread *t)
 {
 	struct pt_sched *s = t->sched;
@@ -146,23 +162,37 @@ void pt_ready_locked(struct pt_thread *t)
 		return;
 	}
 	t->state = PT_TS_READY;
-	if (s->fp && s->one_cpu && !s->handoff) {
-		struct pt_cpu *c = pt_this_cpu();
-		const struct pt_sched_entity *r = s->running[s->fp_cpu];
-		if (s->fp_cpu == c->id && (!r || pt_fp_preempts(&t->se, r)) &&
-		    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
-			s->handoff = &t->se; /* direct hand-off: see handoff_take */
-			c->need_resched = 1;
-			return;
-		}
+	if (!(s->fp && s->one_cpu)) {
+		ready_general(s, t);
+		return;
 	}
-	rq_enqueue(s, &t->se);
-	int cpu = rq_preempt_cpu(s, &t->se);
-	if (cpu >= 0)
-		pt_kick_cpu((uint32_t)cpu);
+	const struct pt_sched_entity *r = s->running[s->fp_cpu];
+	if (r && !pt_fp_preempts(&t->se, r)) {
+		pt_fp_enqueue(s, &t->se); /* just waits */
+		return;
+	}
+	struct pt_cpu *c = pt_this_cpu();
+	if (!s->handoff && s->fp_cpu == c->id &&
+	    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
+		s->handoff = &t->se; /* direct hand-off: see handoff_take */
+		c->need_resched = 1;
+		return;
+	}
+	pt_fp_enqueue(s, &t->se);
+	kick_cpu(s->fp_cpu);
 }
 
-/* Effective priority change (set-priority, inheritance). t->sched locked. */
+static __attribute__((noinline)) void set_prio_general(struct pt_sched *s, struct pt_thread *t)
+{
+	s->ops->key_changed(s, &t->se);
+	int cpu = rq_preempt_cpu(s, &t->se);
+	if (cpu >= 0)
+		kick_cpu((uint32_t)cpu);
+}
+
+/* Effective priority change (set-priority, inheritance). t->sched locked. A queued thread of
+ * a one-cpu FP instance moves to the tail of its new level, or, raised above everything on
+ * this cpu, becomes the direct hand-off candidate (call-free, like pt_ready_locked). */
 void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 {
 	struct pt_sched *s = t->sched;
@@ -170,29 +200,30 @@ void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 		return;
 	bool lowered = prio > t->se.prio;
 	t->se.prio = prio;
-	if (t->se.on_rq) {
-		if (s->fp) {
-			pt_fp_dequeue(s, &t->se);
-			struct pt_cpu *c = pt_this_cpu();
-			const struct pt_sched_entity *r = s->running[s->fp_cpu];
-			if (s->one_cpu && !s->handoff && s->fp_cpu == c->id &&
-			    (!r || pt_fp_preempts(&t->se, r)) &&
-			    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
-				/* raised above everything here: direct hand-off (handoff_take) */
-				s->handoff = &t->se;
-				c->need_resched = 1;
-				return;
-			}
-			pt_fp_enqueue(s, &t->se); /* to the tail of its new level */
-		} else {
-			s->ops->key_changed(s, &t->se);
-		}
-		int cpu = rq_preempt_cpu(s, &t->se);
-		if (cpu >= 0)
-			pt_kick_cpu((uint32_t)cpu);
-	} else if (t->state == PT_TS_RUNNING && lowered) {
-		pt_kick_cpu((uint32_t)t->se.cpu); /* something ready may now beat it */
+	if (!t->se.on_rq) {
+		if (t->state == PT_TS_RUNNING && lowered)
+			kick_cpu((uint32_t)t->se.cpu); /* something ready may now beat it */
+		return;
 	}
+	if (!(s->fp && s->one_cpu)) {
+		set_prio_general(s, t);
+		return;
+	}
+	pt_fp_dequeue(s, &t->se);
+	const struct pt_sched_entity *r = s->running[s->fp_cpu];
+	if (r && !pt_fp_preempts(&t->se, r)) {
+		pt_fp_enqueue(s, &t->se); /* to the tail of its new level; it still waits */
+		return;
+	}
+	struct pt_cpu *c = pt_this_cpu();
+	if (!s->handoff && s->fp_cpu == c->id &&
+	    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
+		s->handoff = &t->se; /* raised above everything here: direct hand-off */
+		c->need_resched = 1;
+		return;
+	}
+	pt_fp_enqueue(s, &t->se);
+	kick_cpu(s->fp_cpu);
 }
 
 static __attribute__((noinline)) void program_slice_slow(struct pt_cpu *c, struct pt_sched *s,
