@@ -549,7 +549,8 @@ void pt_k_thread_yield(void)
 	struct pt_thread *cur = c->current;
 	if (s && cur != c->idle) {
 		pt_sched_lock(s);
-		handoff_flush(s);
+		if (s->handoff)
+			handoff_flush(s);
 		struct pt_sched_entity *best = rq_peek(s, c->id);
 		if (best && !rq_preempts(s, &cur->se, best)) {
 			cur->state = PT_TS_READY;

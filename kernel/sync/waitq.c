@@ -87,7 +87,8 @@ int pt_block(struct pt_waitq *q, uint8_t obj_kind, uint32_t obj_id, uint64_t unt
 	pt_trace_emit(PT_EV_BLOCK, t->tid, obj_kind, obj_id);
 	pt_spin_unlock(&pt_sync_lock);
 	pt_switch_away_locked(c, s);
-	pt_alarm_cancel(&t->timeout_alarm);
+	if (__atomic_load_n(&t->timeout_alarm.cpu, __ATOMIC_ACQUIRE) >= 0)
+		pt_alarm_cancel(&t->timeout_alarm);
 	return t->wait_result;
 }
 
@@ -101,7 +102,10 @@ void pt_wake(struct pt_thread *t, int result)
 	t->blocked_on = 0;
 	t->wait_result = result;
 	t->wait_gen++;
-	pt_alarm_cancel(&t->timeout_alarm);
+	/* only an armed timeout needs the call (the waiter armed it itself; a firing one sees
+	 * the new wait_gen under the sync lock we hold) */
+	if (__atomic_load_n(&t->timeout_alarm.cpu, __ATOMIC_ACQUIRE) >= 0)
+		pt_alarm_cancel(&t->timeout_alarm);
 	struct pt_sched *s = t->sched;
 	pt_sched_lock(s);
 	if (t->state == PT_TS_BLOCKED) {
