@@ -419,9 +419,13 @@ static __attribute__((noinline)) void schedule_handoff(struct pt_cpu *c, struct 
 {
 	struct pt_sched_entity *h = s->handoff;
 	struct pt_thread *cur = c->current, *next = pt_thread_of(h);
-	if (pt_thread_of(h)->state == PT_TS_READY && !h->on_rq && cur->state == PT_TS_RUNNING &&
+	/* switch_is_lean's tests, minus those implied here (next is READY, cur RUNNING) */
+	hal_as_t as = next->part ? next->part->as : 0;
+	if (next->state == PT_TS_READY && !h->on_rq && cur->state == PT_TS_RUNNING &&
 	    cur != c->idle && pt_fp_preempts(h, &cur->se) &&
-	    pt_fp_best_level(&s->rq.fp) >= pt_fp_level_of(h) && switch_is_lean(c, s, cur, next)) {
+	    pt_fp_best_level(&s->rq.fp) >= pt_fp_level_of(h) && s->lean &&
+	    h->cpu == (int16_t)c->id && as == c->as && !next->enforce_budget &&
+	    (c->slice_end & c->budget_end) == UINT64_MAX) {
 		s->handoff = 0;
 		cur->state = PT_TS_READY;
 		pt_fp_enqueue_head(s, &cur->se);
