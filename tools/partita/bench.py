@@ -440,6 +440,30 @@ def breakdown(out: Path, cfg: str = "bench-kernel") -> str:
     return "\n".join(lines) + "\n"
 
 
+OP_IPI = 15  # apps/bench/bench.h
+
+
+def breakdown_ipi(out: Path, cfg: str = "bench-ipi-kernel") -> str:
+    """The IPI wake-up window (tracing off) split by hart: QEMU runs the two harts in turns,
+    so the window holds the receiver's kernel path and everything the sender runs meanwhile
+    (its give, the timer interrupt hal_ipi_send provokes to end its turn, its own block)."""
+    from partita.bench_profile import profile, run_log
+
+    log = out / f"profile-{cfg}-notrace.log"
+    print(f"bench: profile {cfg} (tracing off) ...", flush=True)
+    elf = run_log(BENCH_DIR / f"{cfg}.yaml", log, trace=False)
+    rows = profile(str(elf), str(log), per_cpu=True).get(OP_IPI, [])
+    log.unlink(missing_ok=True)
+    lines = ["| hart | instructions | where they go (function: instructions) |",
+             "| --- | ---: | --- |"]
+    for hart, role in (("0", "sender (gives the semaphore, then blocks)"),
+                       ("1", "receiver (the IPI, to the woken thread)")):
+        r = [(fn.rsplit("@", 1)[0], n) for fn, n in rows if fn.endswith("@" + hart)]
+        lines.append(f"| {hart}: {role} | {sum(n for _, n in r):,} | "
+                     + ", ".join(f"`{fn}` {n}" for fn, n in r) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     kernel_md = analysis_md = None
@@ -457,6 +481,9 @@ def run(args: argparse.Namespace) -> int:
         bd = None
         if not args.no_profile and "bench-kernel" in (args.config or CONFIGS):
             bd = breakdown(out)
+        if not args.no_profile and "bench-ipi-kernel" in (args.config or CONFIGS):
+            bd = (bd or "") + ("\nIPI wake-up (`ipi_wake`, kernel threads, tracing off), one "
+                               "window split by hart:\n\n" + breakdown_ipi(out))
         kernel_md = kernel_markdown(results, runs, bd)
         print(kernel_md)
         print(f"wrote {out / 'kernel.json'}")

@@ -24,7 +24,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-TRACE = re.compile(r"Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
+TRACE = re.compile(r"Trace (\d+): 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
 INSN = re.compile(r"\s+([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)\s*(.*)")
 
 
@@ -54,7 +54,11 @@ def symbols(elf: str) -> tuple[list[int], list[str]]:
     return [a for a, _ in syms], [n for _, n in syms]
 
 
-def profile(elf: str, log: str, nth: int = 5) -> dict[int, list[tuple[str, int]]]:
+def profile(elf: str, log: str, nth: int = 5,
+            per_cpu: bool = False) -> dict[int, list[tuple[str, int]]]:
+    """Per-function instruction counts of the nth window of every operation, in order of
+    first execution. per_cpu: functions are named `fn@hart` (a window spanning two harts,
+    e.g. the IPI wake-up: QEMU runs them in turns, so both harts' instructions are in it)."""
     addrs, names = symbols(elf)
     user_start = addrs[names.index("pt_thread_body")] if "pt_thread_body" in names else 0
     starts, stops = readings(elf, user_start & ~0xFFF)
@@ -67,7 +71,7 @@ def profile(elf: str, log: str, nth: int = 5) -> dict[int, list[tuple[str, int]]
             m = TRACE.search(line)
             if not m:
                 continue
-            pc = int(m[1], 16)
+            pc = int(m[2], 16)
             if pc in starts:
                 win, order = Counter(), []
                 continue
@@ -81,6 +85,8 @@ def profile(elf: str, log: str, nth: int = 5) -> dict[int, list[tuple[str, int]]
                 win = None
                 continue
             fn = names[bisect.bisect_right(addrs, pc) - 1]
+            if per_cpu:
+                fn = f"{fn}@{m[1]}"
             if fn not in win:
                 order.append(fn)
             win[fn] += 1
