@@ -41,6 +41,8 @@ def test_flat_and_verdict() -> None:
     assert targets(("resume", True), True) == (243, 97)
     assert targets(("resume", True), False) == (345, 345)  # user threads: + 150
     assert targets(("set_priority_self", True), True) is None
+    assert targets(("timer_to_thread", True), True) == (None, 400)
+    assert verdict(900, 401, (None, 400)) == "**misses: off +1**"
     assert verdict(147, 118, (147, 118)) == "meets target"
     assert verdict(148, 118, (147, 118)) == "**misses: on +1**"
     assert verdict(640, 119, (147, 118)) == "**misses: on +493, off +1**"
