@@ -9,7 +9,14 @@ OBJCOPY := $(CROSS)objcopy
 
 # Soft-float ABI: no FPU state to switch; libgcc's soft-float lives in user-accessible text.
 ARCHFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
-CFLAGS := $(ARCHFLAGS) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
+# C code may use Zbb (ctz/clz/orc.b, min/max): QEMU 7.2's default `virt` cpu implements it, and
+# the FP ready queue's peek is two ctz instructions with it. libgcc is still picked for the
+# plain ISA (LIBGCC below), so nothing outside the kernel's own objects changes.
+CFLAGS_MARCH := -march=rv64imac_zicsr_zifencei_zbb -mabi=lp64 -mcmodel=medany
+# PT_TRACE=0 compiles every trace record out (kernel/trace/trace.h); `partita bench` builds
+# that variant in its own directory (build/<name>-notrace) for its "tracing off" figures.
+PT_TRACE ?= 1
+CFLAGS := $(CFLAGS_MARCH) -DPT_TRACE=$(PT_TRACE) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
 	-fno-common -fno-stack-protector -fno-pic -fno-pie -fno-jump-tables \
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
 	-Ikernel/include -Ikernel -MMD -MP

@@ -21,12 +21,12 @@ arch_trap_vector:
 	/* kernel stack overflow: the frame would land below the stack (in its guard page) */
 	csrw sscratch, t0          /* sscratch is 0 in S-mode: borrow it */
 	ld t0, PC_KSTACK_LO(tp)
-	bltu sp, t0, kstack_overflow
+	bltu sp, t0, .Lkstack_overflow
 	csrr t0, sscratch
 	csrw sscratch, zero
 	sd tp, 4*8(sp)
 	j 2f
-kstack_overflow:
+.Lkstack_overflow:            /* local: profiles attribute the entry to arch_trap_vector */
 	ld sp, PC_EMERG_SP(tp)
 	csrw sscratch, zero
 	csrr a0, sepc

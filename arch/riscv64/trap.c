@@ -54,6 +54,7 @@ void arch_trap(struct hal_trap_frame *tf)
 		case IRQ_S_SOFT: {
 			/* forwarded CLINT timer and/or IPI */
 			extern uint64_t arch_timer_deadline[];
+			extern uint64_t arch_armed_cmp[];
 			extern volatile uint32_t arch_ipi_pending[];
 			uint32_t cpu = hal_cpu_id();
 			csr_clear(sip, SIE_SSIE);
@@ -61,8 +62,11 @@ void arch_trap(struct hal_trap_frame *tf)
 				pt_ipi_handler();
 			if (hal_cycles() >= arch_timer_deadline[cpu])
 				pt_irq_timer();
-			else
-				hal_timer_arm(arch_timer_deadline[cpu]); /* horizon expiry */
+			else if (arch_armed_cmp[cpu] == (1ull << 55))
+				/* horizon expiry: the M-mode handler marked mtimecmp "never" (entry.S) */
+				hal_timer_arm(arch_timer_deadline[cpu]);
+			/* else only an IPI: mtimecmp still holds its deadline (an expiry after the
+			 * SSIP clear above raises SSIP again and comes back here) */
 			break;
 		}
 		default:

@@ -33,18 +33,26 @@
 #endif
 #define PT_MQ_MSG_MAX_BYTES 4096u /* largest message and largest capacity of a queue */
 
-/* ---- ticket spinlocks (interrupts must be masked by the caller) ---- */
+/* ---- ticket spinlocks (interrupts must be masked by the caller) ----
+ * Elided on a one-hart system (pt_config.ncpus == 1): with interrupts masked nothing else can
+ * run on the only hart, so the lock would never be contended (and a handler taking a lock its
+ * own hart holds would deadlock with or without it). One load and branch instead of an atomic
+ * add, a spin test and a release store per lock pair. */
 struct pt_spinlock {
 	uint32_t next, owner;
 };
 static inline void pt_ticket_lock(uint32_t *next, uint32_t *owner)
 {
+	if (pt_config.ncpus == 1)
+		return;
 	uint32_t me = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(owner, __ATOMIC_ACQUIRE) != me)
 		;
 }
 static inline void pt_ticket_unlock(uint32_t *owner)
 {
+	if (pt_config.ncpus == 1)
+		return;
 	__atomic_store_n(owner, *owner + 1, __ATOMIC_RELEASE);
 }
 static inline void pt_spin_lock(struct pt_spinlock *l) { pt_ticket_lock(&l->next, &l->owner); }

@@ -9,8 +9,96 @@
  * registers are saved. Lock order: sync lock -> instance lock -> alarm-queue lock.
  */
 #include "kernel.h"
+#include "sched/fp/fp_rq.h"
 
 struct pt_sched pt_scheds[PT_MAX_SCHEDS];
+
+/*
+ * The ready-queue operations of instance s. An FP instance (s->fp) is served inline from
+ * sched/fp/fp_rq.h: no indirect call, no frame, and the one-cpu preempt test without a ctz
+ * over the mask. Every other policy goes through its ops table. s locked.
+ */
+/* Other policies, out of line: the FP paths then need no frame for the indirect calls. */
+static __attribute__((noinline)) void ops_enqueue(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	s->ops->enqueue(s, e);
+}
+static __attribute__((noinline)) void ops_enqueue_head(struct pt_sched *s,
+						       struct pt_sched_entity *e)
+{
+	s->ops->enqueue_head(s, e);
+}
+static __attribute__((noinline)) void ops_dequeue(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	s->ops->dequeue(s, e);
+}
+
+static inline void rq_enqueue(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	if (__builtin_expect(s->fp, 1))
+		pt_fp_enqueue(s, e);
+	else
+		ops_enqueue(s, e);
+}
+static inline void rq_enqueue_head(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	if (__builtin_expect(s->fp, 1))
+		pt_fp_enqueue_head(s, e);
+	else
+		ops_enqueue_head(s, e);
+}
+static inline void rq_dequeue(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	if (__builtin_expect(s->fp, 1))
+		pt_fp_dequeue(s, e);
+	else
+		ops_dequeue(s, e);
+}
+static inline struct pt_sched_entity *rq_peek(struct pt_sched *s, uint32_t cpu)
+{
+	return __builtin_expect(s->fp, 1) ? pt_fp_peek(s) : s->ops->peek(s, cpu);
+}
+static inline bool rq_preempts(struct pt_sched *s, const struct pt_sched_entity *a,
+			       const struct pt_sched_entity *b)
+{
+	return __builtin_expect(s->fp, 1) ? pt_fp_preempts(a, b) : s->ops->preempts(a, b);
+}
+static inline int rq_preempt_cpu(struct pt_sched *s, const struct pt_sched_entity *e)
+{
+	if (s->fp && s->one_cpu) {
+		/* the instance's only cpu (s->fp_cpu), if e beats what runs there */
+		const struct pt_sched_entity *r = s->running[s->fp_cpu];
+		return r == 0 || pt_fp_preempts(e, r) ? (int)s->fp_cpu : -1;
+	}
+	return s->ops->preempt_cpu(s, e);
+}
+
+/*
+ * Direct hand-off (one-cpu FP instance, woken on its own cpu). A thread woken by pt_ready_locked
+ * that beats the running thread and every queued one is not queued: it is left in s->handoff
+ * (READY, on_rq == 0) and the preemption point that follows the wake (pt_schedule) switches to
+ * it without the enqueue / peek / dequeue round trip. Anything else that looks at the ready
+ * set first puts it back with handoff_flush(), at the head of its level: every thread queued at
+ * that level since was woken after it, so FIFO order is kept. It is only valid while still
+ * READY and off the queue (another hart may suspend or delete it meanwhile: then it is
+ * dropped, as the dequeue of a queued thread would have done). s locked.
+ */
+static inline struct pt_sched_entity *handoff_take(struct pt_sched *s)
+{
+	struct pt_sched_entity *h = s->handoff;
+	if (!h)
+		return 0;
+	s->handoff = 0;
+	if (pt_thread_of(h)->state != PT_TS_READY || h->on_rq)
+		return 0;
+	return h;
+}
+static inline void handoff_flush(struct pt_sched *s)
+{
+	struct pt_sched_entity *h = handoff_take(s);
+	if (h)
+		rq_enqueue_head(s, h);
+}
 
 void pt_sched_init(void)
 {
@@ -23,6 +111,10 @@ void pt_sched_init(void)
 		s->id = i;
 		s->cpu_mask = sc->cpu_mask;
 		s->rr_slice_cycles = pt_ns_to_cycles(sc->rr_slice_ns);
+		s->fp = s->ops == &pt_sched_fp_ops;
+		s->one_cpu = s->cpu_mask && !(s->cpu_mask & (s->cpu_mask - 1));
+		s->lean = s->fp && s->one_cpu && !s->rr_slice_cycles;
+		s->fp_cpu = s->cpu_mask ? (uint8_t)__builtin_ctz(s->cpu_mask) : 0;
 		s->ops->init(s);
 	}
 	for (uint32_t c = 0; c < pt_config.ncpus; c++) {
@@ -32,7 +124,9 @@ void pt_sched_init(void)
 	}
 }
 
-void pt_kick_cpu(uint32_t cpu)
+/* Ask `cpu` to reschedule: a flag for this cpu, or flag + IPI (sent by pt_flush_deferred,
+ * outside the locks) for another. Inline and call-free for the callers' fast paths. */
+static inline void kick_cpu(uint32_t cpu)
 {
 	struct pt_cpu *me = pt_this_cpu();
 	if (cpu == me->id) {
@@ -41,10 +135,24 @@ void pt_kick_cpu(uint32_t cpu)
 	}
 	pt_cpus[cpu].need_resched = 1;
 	hal_fence();
-	me->ipi_mask |= 1u << cpu; /* sent by pt_flush_deferred, outside the locks */
+	me->ipi_mask |= 1u << cpu;
 }
 
-/* t becomes runnable (t->sched locked). A pending suspension takes effect instead. */
+void pt_kick_cpu(uint32_t cpu)
+{
+	kick_cpu(cpu);
+}
+
+static __attribute__((noinline)) void ready_general(struct pt_sched *s, struct pt_thread *t)
+{
+	rq_enqueue(s, &t->se);
+	int cpu = rq_preempt_cpu(s, &t->se);
+	if (cpu >= 0)
+		kick_cpu((uint32_t)cpu);
+}
+
+/* t becomes runnable (t->sched locked). A pending suspension takes effect instead. The FP
+ * one-cpu case is call-free: a direct hand-off, or enqueue and kick. */
 void pt_ready_locked(struct pt_thread *t)
 {
 	struct pt_sched *s = t->sched;
@@ -54,13 +162,37 @@ void pt_ready_locked(struct pt_thread *t)
 		return;
 	}
 	t->state = PT_TS_READY;
-	s->ops->enqueue(s, &t->se);
-	int cpu = s->ops->preempt_cpu(s, &t->se);
-	if (cpu >= 0)
-		pt_kick_cpu((uint32_t)cpu);
+	if (!(s->fp && s->one_cpu)) {
+		ready_general(s, t);
+		return;
+	}
+	const struct pt_sched_entity *r = s->running[s->fp_cpu];
+	if (r && !pt_fp_preempts(&t->se, r)) {
+		pt_fp_enqueue(s, &t->se); /* just waits */
+		return;
+	}
+	struct pt_cpu *c = pt_this_cpu();
+	if (!s->handoff && s->fp_cpu == c->id &&
+	    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
+		s->handoff = &t->se; /* direct hand-off: see handoff_take */
+		c->need_resched = 1;
+		return;
+	}
+	pt_fp_enqueue(s, &t->se);
+	kick_cpu(s->fp_cpu);
 }
 
-/* Effective priority change (set-priority, inheritance). t->sched locked. */
+static __attribute__((noinline)) void set_prio_general(struct pt_sched *s, struct pt_thread *t)
+{
+	s->ops->key_changed(s, &t->se);
+	int cpu = rq_preempt_cpu(s, &t->se);
+	if (cpu >= 0)
+		kick_cpu((uint32_t)cpu);
+}
+
+/* Effective priority change (set-priority, inheritance). t->sched locked. A queued thread of
+ * a one-cpu FP instance moves to the tail of its new level, or, raised above everything on
+ * this cpu, becomes the direct hand-off candidate (call-free, like pt_ready_locked). */
 void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 {
 	struct pt_sched *s = t->sched;
@@ -68,14 +200,30 @@ void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 		return;
 	bool lowered = prio > t->se.prio;
 	t->se.prio = prio;
-	if (t->se.on_rq) {
-		s->ops->key_changed(s, &t->se);
-		int cpu = s->ops->preempt_cpu(s, &t->se);
-		if (cpu >= 0)
-			pt_kick_cpu((uint32_t)cpu);
-	} else if (t->state == PT_TS_RUNNING && lowered) {
-		pt_kick_cpu((uint32_t)t->se.cpu); /* something ready may now beat it */
+	if (!t->se.on_rq) {
+		if (t->state == PT_TS_RUNNING && lowered)
+			kick_cpu((uint32_t)t->se.cpu); /* something ready may now beat it */
+		return;
 	}
+	if (!(s->fp && s->one_cpu)) {
+		set_prio_general(s, t);
+		return;
+	}
+	pt_fp_dequeue(s, &t->se);
+	const struct pt_sched_entity *r = s->running[s->fp_cpu];
+	if (r && !pt_fp_preempts(&t->se, r)) {
+		pt_fp_enqueue(s, &t->se); /* to the tail of its new level; it still waits */
+		return;
+	}
+	struct pt_cpu *c = pt_this_cpu();
+	if (!s->handoff && s->fp_cpu == c->id &&
+	    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
+		s->handoff = &t->se; /* raised above everything here: direct hand-off */
+		c->need_resched = 1;
+		return;
+	}
+	pt_fp_enqueue(s, &t->se);
+	kick_cpu(s->fp_cpu);
 }
 
 static __attribute__((noinline)) void program_slice_slow(struct pt_cpu *c, struct pt_sched *s,
@@ -111,7 +259,7 @@ static inline void program_slice(struct pt_cpu *c, struct pt_sched *s, struct pt
  * still waiting and kicks the cpu it should preempt, if any. Cost: one peek and one
  * preempt_cpu per switch, on clusters only.
  */
-static void recheck_cluster(struct pt_cpu *c, struct pt_sched *s)
+static __attribute__((noinline)) void recheck_cluster(struct pt_cpu *c, struct pt_sched *s)
 {
 	if (!(s->cpu_mask & ~(1u << c->id)))
 		return; /* single-cpu instance: this cpu's choice was the whole decision */
@@ -123,6 +271,24 @@ static void recheck_cluster(struct pt_cpu *c, struct pt_sched *s)
 		pt_kick_cpu((uint32_t)cpu);
 }
 
+/* The parts of a dispatch that one-cpu instances without migration, deaths or address-space
+ * changes never need, out of line so that they cost the fast frame no saved registers. */
+static __attribute__((noinline)) void switch_rare(struct pt_cpu *c, struct pt_sched *s,
+						  struct pt_thread *prev, struct pt_thread *next)
+{
+	recheck_cluster(c, s);
+	if (next->se.cpu >= 0 && (uint32_t)next->se.cpu != c->id && next != c->idle)
+		pt_trace_emit_masked(PT_EV_MIGRATE, next->tid, (uint64_t)next->se.cpu, c->id);
+	next->se.cpu = (int16_t)c->id;
+	if (prev->state == PT_TS_DEAD || prev->state == PT_TS_STOPPED)
+		c->reap = prev;
+	hal_as_t as = next->part ? next->part->as : 0;
+	if (as != c->as) {
+		hal_as_switch(as);
+		c->as = as;
+	}
+}
+
 /*
  * Leave the current thread (whose state the caller already set: READY and re-enqueued,
  * BLOCKED, WAIT_PERIOD, ...) and run `best` = peek(s, c->id), or idle if NULL. Callers that
@@ -130,19 +296,19 @@ static void recheck_cluster(struct pt_cpu *c, struct pt_sched *s)
  * it is still the first after they re-enqueue the current thread behind it. s is locked on
  * entry and unlocked on return, which happens when the current thread is next dispatched.
  */
-static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sched_entity *best)
+static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt_sched *s,
+						     struct pt_sched_entity *best)
 {
 	struct pt_thread *prev = c->current;
 	struct pt_thread *next = best ? pt_thread_of(best) : c->idle;
 	uint64_t now = hal_cycles();
 
 	if (best)
-		s->ops->dequeue(s, best);
-	if (prev != c->idle) {
+		rq_dequeue(s, best);
+	if (prev->job_active)
 		pt_rt_account_out(prev, now);
-		if (s->rr_slice_cycles)
-			prev->se.slice_left = c->slice_end > now ? c->slice_end - now : 0;
-	}
+	if (s->rr_slice_cycles && prev != c->idle)
+		prev->se.slice_left = c->slice_end > now ? c->slice_end - now : 0;
 	if (next == prev) {
 		prev->state = PT_TS_RUNNING;
 		program_slice(c, s, next, now);
@@ -151,37 +317,79 @@ static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sch
 		return;
 	}
 	if (prev->state == PT_TS_READY)
-		pt_trace_emit(PT_EV_PREEMPT, prev->tid, next->tid, 0);
+		pt_trace_emit_masked(PT_EV_PREEMPT, prev->tid, next->tid, 0);
 	next->state = PT_TS_RUNNING;
 	s->running[c->id] = next == c->idle ? 0 : &next->se;
-	recheck_cluster(c, s);
-	if (next->se.cpu >= 0 && (uint32_t)next->se.cpu != c->id && next != c->idle)
-		pt_trace_emit(PT_EV_MIGRATE, next->tid, (uint64_t)next->se.cpu, c->id);
-	next->se.cpu = (int16_t)c->id;
+	/* one test for the rare cases: cluster, migration, a dying thread, another space */
+	hal_as_t as = next->part ? next->part->as : 0;
+	if (!s->one_cpu || next->se.cpu != (int16_t)c->id || prev->state >= PT_TS_STOPPED ||
+	    as != c->as)
+		switch_rare(c, s, prev, next);
 	next->dispatched_at = now;
-	if (prev->state == PT_TS_DEAD || prev->state == PT_TS_STOPPED)
-		c->reap = prev;
 	c->current = next;
 	c->hal.kstack_top = next->kstack_top;
 	c->hal.kstack_lo = next->kstack_lo;
-	hal_as_t as = next->part ? next->part->as : 0;
-	if (as != c->as) {
-		hal_as_switch(as);
-		c->as = as;
-	}
 	c->switches++;
 	if (next == c->idle)
-		pt_trace_emit(PT_EV_IDLE, 0, 0, 0);
+		pt_trace_emit_masked(PT_EV_IDLE, 0, 0, 0);
 	else
-		pt_trace_emit(PT_EV_DISPATCH, next->tid, 0, 0);
+		pt_trace_emit_masked(PT_EV_DISPATCH, next->tid, 0, 0);
 	program_slice(c, s, next, now);
 	hal_ctx_switch(&prev->ctx, &next->ctx);
 	pt_finish_switch();
 }
 
+/*
+ * The common dispatch, out of line and call-free up to the context switch, so that its frame
+ * saves no callee-saved register that hal_ctx_switch saves again: a one-cpu FP instance
+ * without round-robin slices (s->lean), `next` last ran on this cpu, in the same address
+ * space, without a budget or a pending slice end, and `prev` is not dying. switch_general
+ * does the same with every case handled.
+ */
+static __attribute__((noinline)) void switch_lean(struct pt_cpu *c, struct pt_sched *s,
+						  struct pt_thread *prev, struct pt_thread *next)
+{
+	pt_fp_dequeue(s, &next->se); /* a no-op for the hand-off candidate (not queued) */
+	uint64_t now = hal_cycles();
+	if (prev->job_active)
+		prev->exec_job += now > prev->dispatched_at ? now - prev->dispatched_at : 0;
+	if (prev->state == PT_TS_READY)
+		pt_trace_emit_masked(PT_EV_PREEMPT, prev->tid, next->tid, 0);
+	next->state = PT_TS_RUNNING;
+	s->running[c->id] = &next->se;
+	next->dispatched_at = now;
+	c->current = next;
+	c->hal.kstack_top = next->kstack_top;
+	c->hal.kstack_lo = next->kstack_lo;
+	c->switches++;
+	pt_trace_emit_masked(PT_EV_DISPATCH, next->tid, 0, 0);
+	hal_ctx_switch(&prev->ctx, &next->ctx);
+	pt_finish_switch();
+}
+
+/* Whether switch_lean may dispatch next after prev (see there). */
+static inline bool switch_is_lean(const struct pt_cpu *c, const struct pt_sched *s,
+				  const struct pt_thread *prev, const struct pt_thread *next)
+{
+	hal_as_t as = next->part ? next->part->as : 0;
+	return s->lean && next != prev && next != c->idle && next->se.cpu == (int16_t)c->id &&
+	       prev->state < PT_TS_STOPPED && as == c->as && !next->enforce_budget &&
+	       (c->slice_end & c->budget_end) == UINT64_MAX;
+}
+
+static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sched_entity *best)
+{
+	struct pt_thread *prev = c->current;
+	if (best && switch_is_lean(c, s, prev, pt_thread_of(best)))
+		switch_lean(c, s, prev, pt_thread_of(best));
+	else
+		switch_general(c, s, best);
+}
+
 void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
 {
-	switch_to_locked(c, s, s->ops->peek(s, c->id));
+	handoff_flush(s);
+	switch_to_locked(c, s, rq_peek(s, c->id));
 }
 
 
@@ -198,6 +406,35 @@ void pt_finish_switch(void)
 	pt_flush_deferred();
 }
 
+static void schedule_locked(struct pt_cpu *c, struct pt_sched *s);
+
+/*
+ * The preemption point right after a direct hand-off (s locked): the candidate beats the
+ * running thread and nothing queued beats it, so the running thread goes back to the head of
+ * its level and the candidate is dispatched, with no peek and no dequeue. Anything unusual
+ * (the candidate became invalid, the current thread is not plainly running, round-robin
+ * slices) goes through schedule_locked, which also handles the candidate.
+ */
+static __attribute__((noinline)) void schedule_handoff(struct pt_cpu *c, struct pt_sched *s)
+{
+	struct pt_sched_entity *h = s->handoff;
+	struct pt_thread *cur = c->current, *next = pt_thread_of(h);
+	/* switch_is_lean's tests, minus those implied here (next is READY, cur RUNNING) */
+	hal_as_t as = next->part ? next->part->as : 0;
+	if (next->state == PT_TS_READY && !h->on_rq && cur->state == PT_TS_RUNNING &&
+	    cur != c->idle && pt_fp_preempts(h, &cur->se) &&
+	    pt_fp_best_level(&s->rq.fp) >= pt_fp_level_of(h) && s->lean &&
+	    h->cpu == (int16_t)c->id && as == c->as && !next->enforce_budget &&
+	    (c->slice_end & c->budget_end) == UINT64_MAX) {
+		s->handoff = 0;
+		cur->state = PT_TS_READY;
+		pt_fp_enqueue_head(s, &cur->se);
+		switch_lean(c, s, cur, next);
+		return;
+	}
+	schedule_locked(c, s);
+}
+
 /* Preemption point: called with interrupts masked and no lock held. */
 void pt_schedule(void)
 {
@@ -209,50 +446,65 @@ void pt_schedule(void)
 	}
 	pt_sched_lock(s);
 	c->need_resched = 0;
+	if (s->handoff)
+		schedule_handoff(c, s);
+	else
+		schedule_locked(c, s);
+}
+
+/* pt_schedule's decision, s locked (unlocked on return). */
+static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct pt_sched *s)
+{
 	struct pt_thread *cur = c->current;
-	if (cur->state == PT_TS_RUNNING && cur != c->idle) {
-		struct pt_sched_entity *best = s->ops->peek(s, c->id);
+	if (cur->state != PT_TS_RUNNING && cur != c->idle) {
+		pt_switch_away_locked(c, s);
+		return;
+	}
+	/* the best ready entity: the hand-off candidate unless something queued beats it; a
+	 * candidate that does not run after all goes back to the queue (handoff_flush) */
+	struct pt_sched_entity *h = handoff_take(s), *best;
+	if (h && pt_fp_best_level(&s->rq.fp) >= pt_fp_level_of(h)) {
+		best = h; /* switch_to_locked's dequeue is a no-op for it (on_rq == 0) */
+	} else {
+		if (h)
+			rq_enqueue_head(s, h);
+		best = rq_peek(s, c->id);
+	}
+	if (!best) {
 		uint64_t now = hal_cycles();
-		bool expired = c->slice_end <= now;
-		if (!best) {
-			if (expired)
-				program_slice(c, s, cur, now);
-			pt_sched_unlock(s);
-			pt_flush_deferred();
-			return;
-		}
-		bool preempt = s->ops->preempts(best, &cur->se);
-		bool rotate = expired && !s->ops->preempts(&cur->se, best);
-		if (!preempt && !rotate) {
-			if (expired) {
-				cur->se.slice_left = 0;
-				program_slice(c, s, cur, now);
-			}
-			pt_sched_unlock(s);
-			pt_flush_deferred();
-			return;
-		}
-		cur->state = PT_TS_READY;
-		if (rotate && !preempt) {
-			cur->se.slice_left = 0;
-			s->ops->enqueue(s, &cur->se);
-		} else {
-			s->ops->enqueue_head(s, &cur->se);
-		}
-		switch_to_locked(c, s, best); /* cur went behind best: still the first */
+		if (cur != c->idle && c->slice_end <= now)
+			program_slice(c, s, cur, now);
+		pt_sched_unlock(s);
+		pt_flush_deferred();
 		return;
 	}
 	if (cur == c->idle) {
-		struct pt_sched_entity *best = s->ops->peek(s, c->id);
-		if (!best) {
-			pt_sched_unlock(s);
-			pt_flush_deferred();
-			return;
-		}
 		switch_to_locked(c, s, best);
 		return;
 	}
-	pt_switch_away_locked(c, s);
+	uint64_t now = hal_cycles();
+	bool expired = c->slice_end <= now;
+	bool preempt = rq_preempts(s, best, &cur->se);
+	bool rotate = expired && !rq_preempts(s, &cur->se, best);
+	if (!preempt && !rotate) {
+		if (best == h)
+			rq_enqueue_head(s, h);
+		if (expired) {
+			cur->se.slice_left = 0;
+			program_slice(c, s, cur, now);
+		}
+		pt_sched_unlock(s);
+		pt_flush_deferred();
+		return;
+	}
+	cur->state = PT_TS_READY;
+	if (rotate && !preempt) {
+		cur->se.slice_left = 0;
+		rq_enqueue(s, &cur->se);
+	} else {
+		rq_enqueue_head(s, &cur->se);
+	}
+	switch_to_locked(c, s, best); /* cur went behind best: still the first */
 }
 
 void pt_ipi_handler(void)
@@ -301,11 +553,13 @@ void pt_k_thread_yield(void)
 	struct pt_thread *cur = c->current;
 	if (s && cur != c->idle) {
 		pt_sched_lock(s);
-		struct pt_sched_entity *best = s->ops->peek(s, c->id);
-		if (best && !s->ops->preempts(&cur->se, best)) {
+		if (s->handoff)
+			handoff_flush(s);
+		struct pt_sched_entity *best = rq_peek(s, c->id);
+		if (best && !rq_preempts(s, &cur->se, best)) {
 			cur->state = PT_TS_READY;
 			cur->se.slice_left = 0;
-			s->ops->enqueue(s, &cur->se); /* behind its equals: best is still first */
+			rq_enqueue(s, &cur->se); /* behind its equals: best is still first */
 			switch_to_locked(c, s, best);
 		} else {
 			pt_sched_unlock(s);

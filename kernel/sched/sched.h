@@ -29,6 +29,7 @@ struct pt_sched_entity {
 	uint8_t color;         /* free for the ordered structure (e.g. red-black) */
 	uint8_t on_rq;         /* 1 while in the ready structure */
 	uint16_t prio;         /* effective FP priority (after inheritance) */
+	uint8_t fp_level;      /* FP: the level list it is queued on (set by enqueue) */
 	int16_t cpu;           /* cpu it runs on or last ran on; -1 never ran */
 	int16_t pinned_cpu;    /* -1: any cpu of the instance */
 	uint32_t tid;          /* unique, breaks ties deterministically (lower first) */
@@ -64,7 +65,9 @@ struct pt_sched_ops {
 
 /* Policy-private ready structures; one member per policy. */
 struct pt_fp_rq {
-	uint64_t bitmap[PT_PRIO_LEVELS / 64]; /* bit p set iff level[p] is non-empty */
+	/* bit p set iff level[p] is non-empty; the extra last word is a constant 1, a sentinel
+	 * "level PT_PRIO_LEVELS" that makes the best level branch-free (fp/fp_rq.h) */
+	uint64_t bitmap[PT_PRIO_LEVELS / 64 + 1];
 	uint64_t top;                         /* bit w set iff bitmap[w] != 0 */
 	struct pt_list level[PT_PRIO_LEVELS];
 };
@@ -86,6 +89,14 @@ struct pt_sched {
 	uint32_t id;
 	uint32_t cpu_mask;
 	uint64_t rr_slice_cycles;              /* FP round-robin slice; 0 = off */
+	uint8_t fp;                            /* ops == &pt_sched_fp_ops: the core calls the
+						* FP queue inline (fp/fp_rq.h), not through ops */
+	uint8_t one_cpu;                       /* cpu_mask has one bit: no cluster re-check */
+	uint8_t fp_cpu;                        /* lowest cpu of cpu_mask */
+	uint8_t lean;                          /* fp && one_cpu && no round-robin slice: the
+						* core's call-free dispatch applies */
+	struct pt_sched_entity *handoff;       /* woken, READY, not queued: runs next on fp_cpu
+						* (core's direct hand-off, kernel/core/sched_core.c) */
 	uint64_t next_seq;                     /* source of pt_sched_entity.seq */
 	struct pt_sched_entity *running[PT_MAX_CPUS]; /* NULL = idle; maintained by the core */
 	union {

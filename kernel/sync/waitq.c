@@ -84,10 +84,11 @@ int pt_block(struct pt_waitq *q, uint8_t obj_kind, uint32_t obj_id, uint64_t unt
 	struct pt_sched *s = t->sched;
 	pt_sched_lock(s);
 	t->state = PT_TS_BLOCKED;
-	pt_trace_emit(PT_EV_BLOCK, t->tid, obj_kind, obj_id);
+	pt_trace_emit_masked(PT_EV_BLOCK, t->tid, obj_kind, obj_id); /* interrupts masked */
 	pt_spin_unlock(&pt_sync_lock);
 	pt_switch_away_locked(c, s);
-	pt_alarm_cancel(&t->timeout_alarm);
+	if (__atomic_load_n(&t->timeout_alarm.cpu, __ATOMIC_ACQUIRE) >= 0)
+		pt_alarm_cancel(&t->timeout_alarm);
 	return t->wait_result;
 }
 
@@ -101,11 +102,14 @@ void pt_wake(struct pt_thread *t, int result)
 	t->blocked_on = 0;
 	t->wait_result = result;
 	t->wait_gen++;
-	pt_alarm_cancel(&t->timeout_alarm);
+	/* only an armed timeout needs the call (the waiter armed it itself; a firing one sees
+	 * the new wait_gen under the sync lock we hold) */
+	if (__atomic_load_n(&t->timeout_alarm.cpu, __ATOMIC_ACQUIRE) >= 0)
+		pt_alarm_cancel(&t->timeout_alarm);
 	struct pt_sched *s = t->sched;
 	pt_sched_lock(s);
 	if (t->state == PT_TS_BLOCKED) {
-		pt_trace_emit(PT_EV_UNBLOCK, t->tid, result == PT_ETIMEDOUT ? 1 : 0, 0);
+		pt_trace_emit_masked(PT_EV_UNBLOCK, t->tid, result == PT_ETIMEDOUT ? 1 : 0, 0);
 		pt_ready_locked(t);
 	}
 	pt_sched_unlock(s);

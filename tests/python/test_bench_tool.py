@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from partita.bench import (
@@ -9,6 +10,7 @@ from partita.bench import (
     is_flat,
     parse_console,
     table,
+    targets,
     update_doc,
     verdict,
     write_json,
@@ -34,21 +36,34 @@ def test_flat_and_verdict() -> None:
     b = Result("yield", "kernel", 64, True, 50, 51, 16)
     assert is_flat({1: a, 64: a})
     assert not is_flat({1: a, 64: b})
-    assert verdict(59, 118, True) == "**meets target**"
-    assert verdict(100, 118, True) == "under reference, over target"
-    assert verdict(640, 118, True).startswith("**5.4")
+    # issue 9: kernel tracing on <= 1.25x FreeRTOS, off <= FreeRTOS (<= half on wake paths)
+    assert targets(("yield", True), True) == (147, 118)
+    assert targets(("resume", True), True) == (243, 97)
+    assert targets(("resume", True), False) == (345, 345)  # user threads: + 150
+    assert targets(("set_priority_self", True), True) is None
+    assert targets(("timer_to_thread", True), True) == (None, 400)
+    assert verdict(900, 401, (None, 400)) == "**misses: off +1**"
+    assert verdict(147, 118, (147, 118)) == "meets target"
+    assert verdict(148, 118, (147, 118)) == "**misses: on +1**"
+    assert verdict(640, 119, (147, 118)) == "**misses: on +493, off +1**"
+    assert verdict(100, None, (147, 118)) == "meets target"
+    assert verdict(1, 1, None) == "no reference"
 
 
 def test_json_and_doc(tmp_path: Path) -> None:
     rs = [Result("yield", "kernel", n, True, 640, 640, 34) for n in (1, 8, 32, 64)]
-    write_json(rs, tmp_path / "kernel.json")
+    off = [Result("yield", "kernel", n, True, 100, 100, 34, trace=False) for n in (1, 8, 32, 64)]
+    write_json(rs + off, tmp_path / "kernel.json")
     text = (tmp_path / "kernel.json").read_text()
     assert '"context_switch"' in text and '"cycles_max": 640' in text
-    md = table(rs, "kernel")
-    assert "| 640 | 640 | 640 | 640 | yes | 118 | 59 |" in md
-    doc = tmp_path / "b.md"
-    doc.write_text("hand\n<!-- BEGIN GENERATED kernel -->\nold\n<!-- END GENERATED kernel -->\ntail\n")
-    update_doc(doc, md, None)
-    out = doc.read_text()
+    doc = json.loads(text)
+    assert {r["cycles"] for r in doc["results"]} == {640}  # tracing-off figures kept apart
+    assert [r["cycles"] for r in doc["results_notrace"]] == [100] * 4
+    md = table(rs + off, "kernel")
+    assert "| 640 | 640 | 640 | 640 | yes | 100 | 118 | 147 / 118 | **misses: on +493** |" in md
+    md_doc = tmp_path / "b.md"
+    md_doc.write_text("hand\n<!-- BEGIN GENERATED kernel -->\nold\n<!-- END GENERATED kernel -->\ntail\n")
+    update_doc(md_doc, md, None)
+    out = md_doc.read_text()
     assert out.startswith("hand\n") and out.endswith("tail\n") and "old" not in out
     assert "| 640 |" in out

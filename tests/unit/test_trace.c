@@ -11,6 +11,7 @@ static int setup(void **st)
 	/* the RAM file may hold a previous run: init must not assume zeroes */
 	memset(&pt_trace_area, 0xA5, sizeof pt_trace_area);
 	pt_trace_area.magic = 0;
+	memset(pt_trace_rings, 0, sizeof pt_trace_rings); /* kernel .bss: zero at every boot */
 	return 0;
 }
 
@@ -36,11 +37,13 @@ static void test_init_header(void **st)
 		assert_int_equal(pt_trace_area.ring[c].head, 0);
 		assert_int_equal(pt_trace_area.ring[c].dropped, 0);
 		assert_int_equal(pt_trace_area.ring[c].tail, 0);
+		assert_int_equal(pt_trace_area.ring[c].dropped_critical, 0);
 	}
 	/* layout the host tools mirror */
 	assert_int_equal(offsetof(struct pt_trace_area, ring), 64);
 	assert_int_equal(offsetof(struct pt_trace_ring, rec), 64);
 	assert_int_equal(offsetof(struct pt_trace_ring, tail), 16);
+	assert_int_equal(offsetof(struct pt_trace_ring, dropped_critical), 24);
 	assert_int_equal((uintptr_t)&pt_trace_area % 4096, 0);
 	pt_trace_set_exit_code(3);
 	assert_int_equal(pt_trace_area.exit_code, 3);
@@ -119,28 +122,89 @@ static void test_publish_after_record(void **st)
 static void test_drop_when_full(void **st)
 {
 	(void)st;
-	const uint64_t N = PT_TRACE_RING_RECORDS;
+	const uint64_t N = PT_TRACE_RING_RECORDS, R = PT_TRACE_RESERVE;
 	struct pt_trace_ring *r = &pt_trace_area.ring[2];
 
 	pt_trace_init(4);
 	fake_hal_set_cpu(2);
+	/* ordinary records stop RESERVE slots short of full */
 	for (uint64_t k = 0; k < N + 25; k++)
 		pt_trace_emit(PT_EV_MARK, 7, k, 0);
-	assert_int_equal(r->head, N);
-	assert_int_equal(r->dropped, 25);
-	/* never overwritten: slot 0..N-1 still hold the first N */
-	for (uint64_t k = 0; k < N; k++)
+	assert_int_equal(r->head, N - R);
+	assert_int_equal(r->dropped, R + 25);
+	assert_int_equal(r->dropped_critical, 0);
+	/* never overwritten: slot 0..N-R-1 still hold the first N-R */
+	for (uint64_t k = 0; k < N - R; k++)
 		assert_int_equal(r->rec[k].arg0, k);
-	/* a live reader consumed 10: exactly 10 more fit, in slots 0..9 */
+	/* a live reader consumed 10: exactly 10 more ordinary ones fit */
 	r->tail = 10;
 	for (uint64_t k = 0; k < 12; k++)
 		pt_trace_emit(PT_EV_MARK, 7, 5000 + k, 0);
-	assert_int_equal(r->head, N + 10);
-	assert_int_equal(r->dropped, 27);
+	assert_int_equal(r->head, N - R + 10);
+	assert_int_equal(r->dropped, R + 27);
 	for (uint64_t k = 0; k < 10; k++)
-		assert_int_equal(r->rec[k].arg0, 5000 + k);
-	assert_int_equal(r->rec[10].arg0, 10);
+		assert_int_equal(r->rec[N - R + k].arg0, 5000 + k);
 	assert_int_equal(pt_trace_area.ring[0].head, 0);
+	assert_int_equal(fake_hal_irq_depth(), 0);
+}
+
+/* The last RESERVE slots take DEADLINE_MISS, OVERRUN, THREAD_STOP, FAULT and SHUTDOWN only;
+ * a critical record lost anyway is counted in dropped and dropped_critical. */
+static void test_critical_reserve(void **st)
+{
+	(void)st;
+	const uint64_t N = PT_TRACE_RING_RECORDS, R = PT_TRACE_RESERVE;
+	static const uint16_t critical[] = { PT_EV_DEADLINE_MISS, PT_EV_OVERRUN,
+					     PT_EV_THREAD_STOP, PT_EV_FAULT, PT_EV_SHUTDOWN };
+	struct pt_trace_ring *r = &pt_trace_area.ring[1];
+
+	pt_trace_init(2);
+	fake_hal_set_cpu(1);
+	fake_hal_set_cycles(100);
+	for (uint64_t k = 0; k < N - R; k++)
+		pt_trace_emit(PT_EV_DISPATCH, 3, k, 0);
+	assert_int_equal(r->head, N - R);
+	/* every ordinary type is refused at the reserve; every critical type gets in */
+	for (uint16_t type = 1; type < PT_EV_SUBSYS_FIRST + 2; type++) {
+		bool crit = false;
+		for (unsigned i = 0; i < sizeof critical / sizeof critical[0]; i++)
+			crit |= type == critical[i];
+		uint64_t head = r->head, dropped = r->dropped;
+		pt_trace_emit(type, 9, type, 0);
+		if (crit) {
+			assert_int_equal(r->head, head + 1);
+			assert_int_equal(r->dropped, dropped);
+			const struct pt_trace_rec *rec = &r->rec[head % N];
+			assert_int_equal(rec->type, type);
+			assert_int_equal(rec->cpu, 1);
+			assert_int_equal(rec->tid, 9);
+			assert_int_equal(rec->arg0, type);
+			assert_true(rec->ts_cycles >= 100);
+		} else {
+			assert_int_equal(r->head, head);
+			assert_int_equal(r->dropped, dropped + 1);
+		}
+	}
+	assert_int_equal(r->head, N - R + 5);
+	/* fill the reserve with critical records; beyond it they are lost, and counted */
+	while (r->head < N)
+		pt_trace_emit(PT_EV_DEADLINE_MISS, 9, 1, 2);
+	uint64_t dropped = r->dropped;
+	pt_trace_emit(PT_EV_FAULT, 9, 1, 2);
+	pt_trace_emit(PT_EV_OVERRUN, 9, 1, 2);
+	pt_trace_emit(PT_EV_MARK, 9, 1, 2);
+	assert_int_equal(r->head, N);
+	assert_int_equal(r->dropped, dropped + 3);
+	assert_int_equal(r->dropped_critical, 2);
+	/* the reserve is measured from the reader's tail: consuming frees ordinary slots again */
+	r->tail = R + 1;
+	pt_trace_emit(PT_EV_MARK, 9, 77, 0);
+	assert_int_equal(r->head, N + 1);
+	assert_int_equal(r->rec[0].arg0, 77);
+	pt_trace_emit(PT_EV_MARK, 9, 78, 0);
+	assert_int_equal(r->head, N + 1);
+	assert_int_equal(r->dropped_critical, 2);
+	assert_int_equal(pt_trace_area.ring[0].dropped_critical, 0);
 	assert_int_equal(fake_hal_irq_depth(), 0);
 }
 
@@ -163,6 +227,7 @@ int main(void)
 		cmocka_unit_test_setup(test_order_and_cpus, setup),
 		cmocka_unit_test_setup(test_publish_after_record, setup),
 		cmocka_unit_test_setup(test_drop_when_full, setup),
+		cmocka_unit_test_setup(test_critical_reserve, setup),
 		cmocka_unit_test_setup(test_cpu_out_of_range, setup),
 	};
 	return cmocka_run_group_tests_name("trace", tests, NULL, NULL);

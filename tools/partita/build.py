@@ -66,15 +66,22 @@ def locked(build_dir: Path) -> Iterator[None]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def build(cfg_path: str | Path, *, quiet: bool = False, jobs: int | None = None) -> Build:
+def build_dir_for(name: str, trace: bool = True) -> Path:
+    """build/<name>, or build/<name>-notrace for the image with tracing compiled out."""
+    return ROOT / "build" / (name if trace else f"{name}-notrace")
+
+
+def build(cfg_path: str | Path, *, quiet: bool = False, jobs: int | None = None,
+          trace: bool = True) -> Build:
     """Generate and compile. Raises ConfigError (bad YAML) or BuildError (make failed).
-    Callers that also boot should hold `locked(build_dir)` around both."""
+    `trace=False` builds with every trace record compiled out (make PT_TRACE=0) in its own
+    directory. Callers that also boot should hold `locked(build_dir)` around both."""
     system = load_resolved(cfg_path)
-    b = Build(system, ROOT / "build" / system.name)
+    b = Build(system, build_dir_for(system.name, trace))
     write_outputs(system, b.gen_dir)
     jobs = jobs or int(os.environ.get("PARTITA_JOBS", "2"))
     cmd = ["make", "--no-print-directory", f"-j{jobs}", "-f", "mk/kernel.mk",
-           f"BUILD=build/{system.name}"]
+           f"BUILD={b.build_dir.relative_to(ROOT)}", f"PT_TRACE={1 if trace else 0}"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if not quiet and proc.stdout.strip():
         # one summary line; PARTITA_VERBOSE=1 shows every compiler command
@@ -82,7 +89,8 @@ def build(cfg_path: str | Path, *, quiet: bool = False, jobs: int | None = None)
             print(proc.stdout.rstrip())
         else:
             steps = sum(1 for ln in proc.stdout.splitlines() if " -c -o " in ln)
-            print(f"build/{system.name}: compiled {steps} file(s), linked {b.elf.name}")
+            print(f"{b.build_dir.relative_to(ROOT)}: compiled {steps} file(s), "
+                  f"linked {b.elf.name}")
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-40:])
         raise BuildError(f"kernel build failed ({' '.join(cmd)}):\n{tail}")

@@ -18,6 +18,9 @@
 #define PT_TRACE_MAGIC 0x5054524143453031ull /* "PTRACE01" */
 #define PT_TRACE_MAX_CPUS 8
 #define PT_TRACE_RING_RECORDS 32768u /* per hart; power of two */
+/* The last PT_TRACE_RESERVE free slots of a ring take only critical records (DEADLINE_MISS,
+ * OVERRUN, THREAD_STOP, FAULT, SHUTDOWN): a flood of ordinary records never hides a miss. */
+#define PT_TRACE_RESERVE 256u
 
 enum pt_trace_event {
 	PT_EV_BOOT = 1,        /* arg0 = number of harts online */
@@ -58,7 +61,10 @@ struct pt_trace_ring {
 	volatile uint64_t dropped; /* records lost because the ring was full */
 	volatile uint64_t tail;    /* records consumed by a live reader (host writes it; 0 if
 				    * nobody does): the ring is full when head - tail == RECORDS */
-	uint64_t pad[5];
+	volatile uint64_t dropped_critical; /* critical records (DEADLINE_MISS, OVERRUN,
+				    * THREAD_STOP, FAULT, SHUTDOWN) lost although the last
+				    * PT_TRACE_RESERVE slots are kept for them (also in dropped) */
+	uint64_t pad[4];
 	struct pt_trace_rec rec[PT_TRACE_RING_RECORDS];
 };
 
