@@ -151,9 +151,8 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	case PT_SYS_MQ_DELETE: r = pt_k_mq_delete(tid_arg(a0)); break;
 	default: r = nr >= PT_SYS_SUBSYS_FIRST ? pt_subsys_syscall(nr, a0, a1, a2, a3) : PT_EINVAL;
 	}
-	unsigned long f = hal_irq_save();
+	/* system calls run with interrupts masked (arch trap entry) */
 	if (pt_trace_budget_take(me))
 		pt_trace_emit(PT_EV_SYSCALL, me->tid, nr, (uint64_t)r);
-	hal_irq_restore(f);
 	return r;
 }
