@@ -132,6 +132,8 @@ struct pt_thread {
 	uint64_t n_done, n_miss, n_overrun, n_budget, max_response;
 	int16_t home_cpu;              /* cpu whose alarm queue holds its releases */
 	uint32_t budget_ppm;           /* density charged to its partition's run-time budget */
+	uint64_t inh_deadline;         /* earliest deadline inherited from its mutexes' waiters
+					* (UINT64_MAX: none); se.abs_deadline = min(job's, this) */
 	struct pt_thread_counters *ctr; /* its kernel counters in the trace area (truth) */
 	struct pt_alarm release_alarm, deadline_alarm, timeout_alarm;
 	/* blocking (under the sync lock) */
@@ -205,6 +207,8 @@ void pt_finish_switch(void);
 void pt_ready_locked(struct pt_thread *t);            /* t->sched locked */
 void pt_kick_cpu(uint32_t cpu);
 void pt_set_prio_locked(struct pt_thread *t, uint16_t prio);
+/* Effective EDF key change (deadline inheritance); t->sched locked. */
+void pt_set_deadline_locked(struct pt_thread *t, uint64_t abs_deadline);
 void pt_trap_exit(bool to_user);
 
 /* thread.c */
@@ -248,7 +252,8 @@ void pt_rt_account_out(struct pt_thread *t, uint64_t now); /* switched out */
 void pt_rt_budget_arm(struct pt_cpu *c, struct pt_thread *t, uint64_t now);
 void pt_rt_budget_expired(struct pt_cpu *c);
 void pt_rt_summary(void);
-void pt_rt_counters_init(void);                         /* boot, before any thread */
+void pt_rt_counters_init(void);
+uint64_t pt_rt_job_deadline(const struct pt_thread *t); /* active job's, else UINT64_MAX */                         /* boot, before any thread */
 
 /* sync (kernel/sync) — blocking glue in sync/waitq.c */
 extern struct pt_spinlock pt_sync_lock;
@@ -260,6 +265,7 @@ int pt_block(struct pt_waitq *q, uint8_t obj_kind, uint32_t obj_id, uint64_t tim
 void pt_wake(struct pt_thread *t, int result);
 struct pt_thread *pt_waitq_first(struct pt_waitq *q);
 void pt_waitq_reposition(struct pt_thread *t);
+void pt_waitq_insert(struct pt_waitq *q, struct pt_thread *t); /* by policy key, FIFO */
 void pt_sync_thread_gone(struct pt_thread *t);          /* remove from queues, drop mutexes */
 void pt_sync_release_owned(struct pt_thread *t, int code); /* hand its mutexes on */
 void pt_mutex_pi_update(struct pt_thread *t);

@@ -146,8 +146,15 @@ static void activate_job(struct pt_thread *t, uint64_t rel)
 	t->job_active = 1;
 	t->release_at = rel;
 	t->exec_job = 0;
-	t->se.abs_deadline = pt_time_add_sat(rel, t->rel_deadline);
+	uint64_t own = pt_time_add_sat(rel, t->rel_deadline);
+	/* a job that starts while holding a contended mutex keeps the inherited deadline */
+	t->se.abs_deadline = own < t->inh_deadline ? own : t->inh_deadline;
 	deadline_track(t);
+}
+
+uint64_t pt_rt_job_deadline(const struct pt_thread *t)
+{
+	return t->job_active ? pt_time_add_sat(t->release_at, t->rel_deadline) : UINT64_MAX;
 }
 
 /* Release job number t->job + 1 at time `rel` and start it (t->sched locked, no active job). */

@@ -190,6 +190,25 @@ static __attribute__((noinline)) void set_prio_general(struct pt_sched *s, struc
 		kick_cpu((uint32_t)cpu);
 }
 
+/* Effective deadline change (EDF / G-EDF deadline inheritance). t->sched locked. FP
+ * instances ignore deadlines. */
+void pt_set_deadline_locked(struct pt_thread *t, uint64_t abs_deadline)
+{
+	struct pt_sched *s = t->sched;
+	if (t->se.abs_deadline == abs_deadline)
+		return;
+	bool later = abs_deadline > t->se.abs_deadline;
+	t->se.abs_deadline = abs_deadline;
+	if (s->fp)
+		return;
+	if (!t->se.on_rq) {
+		if (t->state == PT_TS_RUNNING && later)
+			kick_cpu((uint32_t)t->se.cpu); /* something ready may now beat it */
+		return;
+	}
+	set_prio_general(s, t);
+}
+
 /* Effective priority change (set-priority, inheritance). t->sched locked. A queued thread of
  * a one-cpu FP instance moves to the tail of its new level, or, raised above everything on
  * this cpu, becomes the direct hand-off candidate (call-free, like pt_ready_locked). */

@@ -157,6 +157,7 @@ static int thread_new(const struct pt_thread_attr *a, const char *name,
 	t->se.pinned_cpu = a->cpu;
 	t->se.tid = tid;
 	t->se.abs_deadline = UINT64_MAX;
+	t->inh_deadline = UINT64_MAX;
 	pt_list_init(&t->se.node);
 	pt_list_init(&t->wait_node);
 	pt_list_init(&t->owned_mutexes);

@@ -58,22 +58,35 @@ static struct pt_mutex *mutex_get(int id)
 	return pt_objtab_get(&mutexes, id);
 }
 
-/* Recompute t's effective priority and push a change along the blocking chain. */
+/*
+ * Recompute t's effective key and push a change along the blocking chain. Both keys are
+ * inherited: the FP priority (the best of its own and its mutexes' first waiters') and, for
+ * EDF and G-EDF, the absolute deadline (the earliest of its job's and the first waiters'),
+ * so an EDF holder runs at the urgency of the job it blocks (deadline inheritance). The
+ * first waiter of a queue is its best under the waiters' policy (pt_waitq_insert).
+ */
 void pt_mutex_pi_update(struct pt_thread *t)
 {
 	for (int hops = 0; t && hops < PT_MAX_THREADS; hops++) {
 		uint16_t p = t->base_prio;
+		uint64_t inh = UINT64_MAX;
 		pt_list_for_each(n, &t->owned_mutexes) {
 			struct pt_mutex *m = pt_container_of(n, struct pt_mutex, owned_node);
 			struct pt_thread *w = pt_list_first(&m->wq.head, struct pt_thread, wait_node);
 			if (w && w->se.prio < p)
 				p = w->se.prio;
+			if (w && w->se.abs_deadline < inh)
+				inh = w->se.abs_deadline;
 		}
-		if (p == t->se.prio)
+		uint64_t own = pt_rt_job_deadline(t);
+		uint64_t dl = own < inh ? own : inh;
+		t->inh_deadline = inh;
+		if (p == t->se.prio && dl == t->se.abs_deadline)
 			return;
 		struct pt_sched *s = t->sched;
 		pt_sched_lock(s);
 		pt_set_prio_locked(t, p);
+		pt_set_deadline_locked(t, dl);
 		pt_sched_unlock(s);
 		if (t->state != PT_TS_BLOCKED || !t->blocked_on)
 			return;
@@ -106,12 +119,7 @@ int pt_k_mutex_lock(int id, uint64_t timeout_ns)
 		uint64_t until = pt_timeout_until(timeout_ns);
 		me->blocked_on = m;
 		/* queue first so the owner's boost sees this waiter */
-		struct pt_list *pos = m->wq.head.prev;
-		while (pos != &m->wq.head &&
-		       pt_container_of(pos, struct pt_thread, wait_node)->se.prio > me->se.prio)
-			pos = pos->prev;
-		pt_list_insert_between(&me->wait_node, pos, pos->next);
-		me->waitq = &m->wq;
+		pt_waitq_insert(&m->wq, me);
 		pt_mutex_pi_update(m->owner);
 		r = pt_block(&m->wq, PT_OBJ_MUTEX, (uint32_t)id, until);
 		hal_irq_restore(f);

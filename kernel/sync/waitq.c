@@ -1,8 +1,10 @@
 /*
  * Blocking and waking, shared by semaphores, mutexes, message queues and sleeps.
  * One global sync lock protects every wait queue and every object's state; it nests outside
- * the scheduler-instance locks. Waiters are ordered by effective priority (se.prio, 0 first),
- * FIFO among equals. A stopped thread may linger on a queue: waking skips and drops it.
+ * the scheduler-instance locks. Waiters are ordered by the key of their scheduling policy
+ * (the policy's `preempts`: FP priority, 0 first; EDF / G-EDF absolute deadline, effective
+ * after inheritance), FIFO among equals. A stopped thread may linger on a queue: waking
+ * skips and drops it.
  */
 #include "core/kernel.h"
 
@@ -13,11 +15,16 @@ void pt_waitq_init(struct pt_waitq *q)
 	pt_list_init(&q->head);
 }
 
-static void waitq_insert(struct pt_waitq *q, struct pt_thread *t)
+/* t waits ahead of w: strictly better under t's policy (equals stay FIFO). */
+static inline bool waits_ahead(const struct pt_thread *t, const struct pt_thread *w)
+{
+	return t->sched->fp ? t->se.prio < w->se.prio : t->sched->ops->preempts(&t->se, &w->se);
+}
+
+void pt_waitq_insert(struct pt_waitq *q, struct pt_thread *t)
 {
 	struct pt_list *pos = q->head.prev;
-	while (pos != &q->head &&
-	       pt_container_of(pos, struct pt_thread, wait_node)->se.prio > t->se.prio)
+	while (pos != &q->head && waits_ahead(t, pt_container_of(pos, struct pt_thread, wait_node)))
 		pos = pos->prev;
 	pt_list_insert_between(&t->wait_node, pos, pos->next);
 	t->waitq = q;
@@ -29,7 +36,7 @@ void pt_waitq_reposition(struct pt_thread *t)
 	if (!q)
 		return;
 	pt_list_del(&t->wait_node);
-	waitq_insert(q, t);
+	pt_waitq_insert(q, t);
 }
 
 struct pt_thread *pt_waitq_first(struct pt_waitq *q)
@@ -72,7 +79,7 @@ int pt_block(struct pt_waitq *q, uint8_t obj_kind, uint32_t obj_id, uint64_t unt
 		return PT_ETIMEDOUT;
 	}
 	if (q && t->waitq != q)
-		waitq_insert(q, t);
+		pt_waitq_insert(q, t);
 	t->wait_result = PT_OK;
 	t->wait_gen++;
 	if (t->timeout_alarm.fn != timeout_fn)
