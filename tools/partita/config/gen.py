@@ -94,6 +94,7 @@ def generate_c(r: Resolved) -> str:
         f"\t.npartitions = {len(r.partitions)},",
         f"\t.threads = {ref('threads', len(r.threads))},",
         f"\t.nthreads = {len(r.threads)},",
+        f"\t.ram_bytes = {r.ram_mb * 1024 * 1024}ull,",
         "};",
         "",
     ]
