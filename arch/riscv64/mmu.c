@@ -26,7 +26,7 @@
 #define PTE_A 0x040ul
 #define PTE_D 0x080ul
 #define PTE_LEAF (PTE_R | PTE_W | PTE_X)
-#define PT_POOL_PAGES 160
+#define PT_POOL_PAGES PT_PGTABLE_PAGES /* <partita/limits.h>: partita config checks it */
 
 typedef uint64_t pte_t;
 

@@ -38,6 +38,7 @@ PT_MIN_RAM_MB = 32  # the kernel image (about 12 MiB with the trace rings) and s
 PT_MAX_RAM_MB = 4096
 PT_MAX_HEAP_BYTES = (1 << 32) - PAGE_BYTES  # heap_bytes is a uint32 in the tables
 PT_PRIO_LEVELS = 256  # FP priorities 0 (highest) .. 255
+PT_PGTABLE_PAGES = 160  # static pool of Sv39 page-table pages (arch/riscv64/mmu.c)
 PT_THREAD_NAME_MAX = 15  # characters of a thread name (plus the NUL)
 
 # (name, comment) in the order of the generated header; the values are the constants above.
@@ -63,6 +64,7 @@ LIMITS: list[tuple[str, str]] = [
     ("PT_MAX_RAM_MB", "largest ram_mb"),
     ("PT_MAX_HEAP_BYTES", "per-partition heap_bytes (uint32; also bounded by the pool)"),
     ("PT_PRIO_LEVELS", "FP priorities 0 (highest) .. PT_PRIO_LEVELS - 1"),
+    ("PT_PGTABLE_PAGES", "static pool of page-table pages (kernel and every partition)"),
     ("PT_THREAD_NAME_MAX", "characters of a thread name (plus the NUL)"),
 ]
 
@@ -75,6 +77,19 @@ def pool_bytes(ram_mb: int) -> int:
     counting PT_KERNEL_RESERVE_BYTES for the kernel image."""
     return max(0, min((ram_mb << 20) - PT_KERNEL_RESERVE_BYTES,
                       PT_MAX_POOL_PAGES * PAGE_BYTES))
+
+
+def pgtable_pages(user_parts: list[tuple[int, int]]) -> int:
+    """Upper estimate of the page-table pages the kernel takes at boot: its own tables
+    (root, stack and user-view tables, kernel-stack level-0 tables) plus, per user partition
+    given as (heap_bytes, threads), a root, copies of the user view around the data window,
+    the private region's level-1 table, one level-0 table per 2 MiB of heap and per 2 MiB
+    window of user stacks (at most 4: PT_MAX_THREADS 64 KiB slots)."""
+    two_mb = 2 << 20
+    total = 12
+    for heap, nthreads in user_parts:
+        total += 7 + min(4, nthreads) + -(-heap // two_mb)
+    return total
 
 
 def header_text() -> str:

@@ -191,6 +191,13 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
         kstack = 2 if t.partition in user else _pages(t.stack_bytes)  # trap stack of user ones
         need[t.partition] += _pages(t.stack_bytes) if t.partition in user else 0
         need[t.partition] += kstack
+    nthreads = Counter(t.partition for t in cfg.threads)
+    tables = limits.pgtable_pages([(p.heap_bytes, nthreads[p.name])
+                                   for p in cfg.partitions if p.user])
+    if tables > limits.PT_PGTABLE_PAGES:
+        out.append(Problem(("partitions",), (
+            f"user partitions need about {tables} page-table pages (heaps and stacks); the "
+            f"kernel has {limits.PT_PGTABLE_PAGES} (PT_PGTABLE_PAGES): shrink heap_bytes")))
     idle = cfg.ncpus * 2  # idle threads' stacks
     total = sum(need.values()) + idle
     if total > pool:
