@@ -21,7 +21,7 @@ def test_committed_header_is_what_the_generator_writes_now() -> None:
 def test_header_defines_every_limit_with_its_value() -> None:
     text = limits.header_text()
     for name, _ in limits.LIMITS:
-        m = re.search(rf"^#define {name} (\d+)(ull)? ", text, re.M)
+        m = re.search(rf"^#define {name} (\d+)(ull)? ", text, re.MULTILINE)
         assert m, name
         assert int(m.group(1)) == getattr(limits, name)
 
@@ -34,7 +34,7 @@ def test_no_other_kernel_file_defines_a_limit() -> None:
                  *ROOT.glob("platform/**/*.[ch]")]:
         if path.name == "limits.h":
             continue
-        for m in re.finditer(r"^\s*#\s*define\s+(\w+)", path.read_text(), re.M):
+        for m in re.finditer(r"^\s*#\s*define\s+(\w+)", path.read_text(), re.MULTILINE):
             if m.group(1) in names:
                 bad.append(f"{path.relative_to(ROOT)}: {m.group(1)}")
     assert not bad, bad
