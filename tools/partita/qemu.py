@@ -16,8 +16,9 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from struct import error as struct_error
 
-from partita.tracefmt import AREA_BYTES, Area, decode_area
+from partita.tracefmt import AREA_BYTES, COUNTERS_BYTES, Area, TraceFormatError, decode_area
 
 RAM_BASE = 0x80000000
 QEMU = "qemu-system-riscv64"
@@ -92,26 +93,35 @@ def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: in
 
 
 def symbol(elf: Path, name: str) -> tuple[int, int]:
-    """(address, size) of a symbol in the ELF symbol table."""
+    """(address, size) of a symbol in the ELF symbol table. A file that is not a readable ELF
+    is a TraceFormatError naming it (never an elftools traceback)."""
+    from elftools.common.exceptions import ELFError
     from elftools.elf.elffile import ELFFile
     from elftools.elf.sections import SymbolTableSection
 
-    with open(elf, "rb") as f:
-        ef = ELFFile(f)
-        for sec in ef.iter_sections():
-            if isinstance(sec, SymbolTableSection):
-                syms = sec.get_symbol_by_name(name)
-                if syms:
-                    return int(syms[0]["st_value"]), int(syms[0]["st_size"])
-    raise KeyError(f"symbol {name} not found in {elf}")
+    try:
+        with open(elf, "rb") as f:
+            ef = ELFFile(f)
+            for sec in ef.iter_sections():
+                if isinstance(sec, SymbolTableSection):
+                    syms = sec.get_symbol_by_name(name)
+                    if syms:
+                        return int(syms[0]["st_value"]), int(syms[0]["st_size"])
+    except (ELFError, ValueError, KeyError, IndexError, struct_error) as e:
+        raise TraceFormatError(f"{elf}: not a readable ELF file ({e})") from None
+    raise TraceFormatError(f"{elf}: symbol {name} not found (not a Partita kernel?)")
 
 
 def read_trace_area(ram_file: Path, elf: Path) -> Area:
-    """Decode the trace rings from the RAM file of a finished (or running) guest."""
-    addr, _ = symbol(elf, "pt_trace_area")
+    """Decode the trace rings (and the kernel's counters, when the kernel has them) from the
+    RAM file of a finished (or running) guest."""
+    addr, sym_size = symbol(elf, "pt_trace_area")
     off = addr - RAM_BASE
     size = os.path.getsize(ram_file)
     if off < 0 or off + AREA_BYTES > size:
-        raise ValueError(f"pt_trace_area at 0x{addr:x} lies outside the {size}-byte RAM file")
+        raise TraceFormatError(f"{ram_file}: pt_trace_area at 0x{addr:x} lies outside the "
+                               f"{size}-byte RAM file")
+    want = AREA_BYTES + (COUNTERS_BYTES if sym_size >= AREA_BYTES + COUNTERS_BYTES else 0)
+    want = min(want, size - off)
     with open(ram_file, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-        return decode_area(m[off: off + AREA_BYTES])
+        return decode_area(m[off: off + want], what=str(ram_file))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +18,27 @@ def collect(tl: Timeline, run_dir: Path | None = None,
             bounds: Path | None = None) -> dict[str, TaskStats]:
     """Statistics of a run with its configuration and bounds attached when they exist."""
     stats = task_stats(tl)
-    if run_dir is not None and (run_dir / "pt_config.json").exists():
-        attach_config(stats, json.loads((run_dir / "pt_config.json").read_text()))
+    if run_dir is not None and run_dir.is_dir() and (run_dir / "pt_config.json").exists():
+        _with_json(run_dir / "pt_config.json", lambda d: attach_config(stats, d))
     if bounds is None and run_dir is not None and (run_dir / "bounds.json").exists():
         bounds = run_dir / "bounds.json"
     if bounds is not None:
-        attach_bounds(stats, json.loads(bounds.read_text()))
+        _with_json(bounds, lambda d: attach_bounds(stats, d))
     return stats
+
+
+def _with_json(path: Path, use: Callable[[Any], None]) -> None:
+    """Read a JSON side file and use it; any problem is one TraceFormatError naming it."""
+    from partita.tracefmt import TraceFormatError
+
+    try:
+        use(json.loads(path.read_bytes()))
+    except OSError as e:
+        raise TraceFormatError(f"{path}: cannot read: {e.strerror}") from None
+    except ValueError as e:
+        raise TraceFormatError(f"{path}: not valid JSON ({e})") from None
+    except (KeyError, TypeError, AttributeError, IndexError) as e:
+        raise TraceFormatError(f"{path}: unexpected content ({type(e).__name__}: {e})") from None
 
 
 def _us(ns: float | None) -> str:
@@ -106,14 +121,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from partita.trace import load_run
+    from partita.tracefmt import TraceFormatError
 
     run_dir = Path(args.run_dir)
     try:
         area, tl = load_run(run_dir)
         stats = collect(tl, run_dir, Path(args.bounds) if args.bounds else None)
+    except TraceFormatError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except (OSError, ValueError) as e:
         print(f"error: {run_dir}: {e}", file=sys.stderr)
-        return 1
+        return 2
     if args.json:
         print(json.dumps(as_json(stats, tl), indent=1))
     else:

@@ -25,9 +25,21 @@ def write_artifacts(area: Area, out: Path, *, png: bool = True,
     return tl
 
 
+def read_bin(path: Path) -> Area:
+    """Decode a trace.bin; a missing, unreadable or corrupt file is a TraceFormatError whose
+    one-line message names the file and the problem."""
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise TraceFormatError(f"{path}: is a directory, not a trace.bin") from None
+    except OSError as e:
+        raise TraceFormatError(f"{path}: cannot read: {e.strerror}") from None
+    return unpack(data, what=str(path))
+
+
 def load_run(run_dir: Path) -> tuple[Area, Timeline]:
-    """The area and timeline of a run directory holding trace.bin."""
-    area = unpack((run_dir / "trace.bin").read_bytes())
+    """The area and timeline of a run directory holding trace.bin (or of a trace.bin)."""
+    area = read_bin(run_dir if run_dir.is_file() else run_dir / "trace.bin")
     return area, build(area)
 
 
@@ -44,8 +56,11 @@ def run(args: argparse.Namespace) -> int:
     src = Path(args.source)
     try:
         if src.is_dir():
-            area = unpack((src / "trace.bin").read_bytes())
+            area = read_bin(src / "trace.bin")
             out = Path(args.out) if args.out else src
+        elif not args.elf and src.name.endswith(".bin"):
+            area = read_bin(src)
+            out = Path(args.out) if args.out else src.parent
         elif args.elf:
             from partita.qemu import read_trace_area
 
@@ -56,11 +71,15 @@ def run(args: argparse.Namespace) -> int:
                 out.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(gen, out / "pt_config.json")
         else:
-            print("error: give a run directory, or a RAM file and its ELF", file=sys.stderr)
+            print(f"error: {src}: give a run directory, a trace.bin, or a RAM file and its ELF",
+                  file=sys.stderr)
             return 2
-    except (OSError, TraceFormatError, KeyError, ValueError) as e:
-        print(f"error: {src}: {e}", file=sys.stderr)
-        return 1
+    except TraceFormatError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"error: {src}: {e.strerror or e}", file=sys.stderr)
+        return 2
     tl = write_artifacts(area, out, png=not args.no_png, gantt_ms=args.gantt_ms)
     n = sum(len(r.records) for r in area.rings)
     print(f"{n} records from {area.ncpus} harts ({area.lost} lost), "
