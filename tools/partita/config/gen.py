@@ -62,7 +62,7 @@ def generate_c(r: Resolved) -> str:
     rows = []
     for i, t in enumerate(r.threads):
         rows.append(
-            f"\t[{i}] = {{ .name = {_str(t.name)}, .entry = {t.entry}, .arg = {t.arg}u,\n"
+            f"\t[{i}] = {{ .name = {_str(t.name)}, .entry = {t.entry}, .arg = {t.arg}ull,\n"
             f"\t        .partition = {t.partition}, .sched = {t.sched}, .cpu = {t.cpu}, "
             f".priority = {t.priority},\n"
             f"\t        .kind = {KIND[t.kind]}, .miss_policy = {MISS[t.miss_policy]}, "

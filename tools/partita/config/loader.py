@@ -187,7 +187,9 @@ def parse_text(text: str, file: str) -> tuple[dict[str, Any], yaml.Node | None]:
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        problem = getattr(e, "problem", None) or str(e)
+        problem = getattr(e, "problem", None) or getattr(e, "reason", None) or str(e)
+        if isinstance(e, yaml.reader.ReaderError):
+            problem = f"character {e.character!r} at position {e.position} is not allowed"
         raise ConfigError(file, [Problem((), f"YAML syntax error: {problem}", line)]) from None
     except RecursionError:
         raise ConfigError(file, [Problem((), "nested too deeply")]) from None

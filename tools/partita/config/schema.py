@@ -72,10 +72,10 @@ def _is_pow2(x: int) -> bool:
 class CacheCfg(Strict):
     """Last-level cache geometry; page coloring derives its colors from it."""
 
-    size_bytes: int = Field(default=0, ge=0)
-    ways: int = Field(default=1, ge=1)
-    line_bytes: int = Field(default=64, ge=1)
-    page_bytes: int = Field(default=4096, ge=1)
+    size_bytes: int = Field(default=0, ge=0, le=1 << 31)  # uint32 fields in the C tables
+    ways: int = Field(default=1, ge=1, le=1 << 16)
+    line_bytes: int = Field(default=64, ge=1, le=1 << 16)
+    page_bytes: int = Field(default=4096, ge=1, le=1 << 16)
     colors: int | None = Field(default=None, ge=1, description="super colors; default hw colors")
 
     @model_validator(mode="after")
