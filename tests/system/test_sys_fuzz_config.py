@@ -14,7 +14,7 @@ from partita.config import ConfigError, load_resolved
 from partita.run import run_config
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-from fuzz_config import mutated_doc  # noqa: E402
+from fuzz_config import mutated_doc
 
 SAMPLE = int(os.environ.get("PARTITA_FUZZ_BOOTS", "3"))
 
