@@ -87,7 +87,7 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
     (out / "run.json").write_text(json.dumps({
         "config": str(cfg), "returncode": res.returncode, "timed_out": res.timed_out,
         "wall_s": res.wall_s, "command": res.command}, indent=1))
-    stats = collect(tl, out)
+    stats = collect(tl, out, area=area)
     return RunResult(b, out, res, area, tl, stats)
 
 
@@ -103,7 +103,7 @@ def load_result(cfg: str | Path, out: str | Path) -> RunResult:
                      meta["wall_s"], meta["command"])
     area, tl = load_run(out)
     return RunResult(Build(system, ROOT / "build" / system.name), out, res, area, tl,
-                     collect(tl, out))
+                     collect(tl, out, area=area))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -114,6 +114,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-png", action="store_true", help="skip the Gantt chart")
     p.add_argument("--gantt-ms", type=float, default=None,
                    help="time window of the Gantt chart in ms (0 = whole run; default <= 200)")
+    p.add_argument("--wide", action="store_true",
+                   help="report every column (default: a compact table that fits 100 columns)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,7 +128,7 @@ def _run(args: argparse.Namespace) -> int:
     r = run_config(args.config, args.out, timeout_s=args.timeout, echo=not args.quiet,
                    png=not args.no_png, gantt_ms=args.gantt_ms)
     if r.timeline is not None:
-        render(r.stats, r.timeline, title=f"Partita {r.build.system.name}")
+        render(r.stats, r.timeline, title=f"Partita {r.build.system.name}", wide=args.wide)
         from partita.spm.report import render_extra  # brief 0: TDMA slots, I/O, invariants
         render_extra(r.area, r.out)
         print(f"wrote {r.out}/trace.json" + ("" if args.no_png else f", {r.out}/gantt.png")
