@@ -184,7 +184,8 @@ def test_perfetto_structure(area_bytes: bytearray) -> None:
     assert len(slices) == 2 * 4  # each execution slice on its hart track and its thread track
     hart1 = [e for e in slices if e["pid"] == perfetto.PID_HARTS and e["tid"] == 1]
     assert hart1 == [{"ph": "X", "pid": 1, "tid": 1, "ts": 0.306, "dur": 0.395,
-                      "name": "beta_long_name16", "cat": "run", "args": {"tid": 2}}]
+                      "name": "beta_long_name16", "cat": "run",
+                      "args": {"thread": "beta_long_name16", "tid": 2}}]
     inst = [(e["name"], e["tid"]) for e in ev if e["ph"] == "i" and e["pid"] == 2]
     assert inst.count(("release", 1)) == 2 and ("deadline miss", 2) in inst
     assert all(e["ts"] >= 0 for e in ev if "ts" in e)

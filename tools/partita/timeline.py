@@ -91,6 +91,8 @@ class Timeline:
     slices: list[Slice] = field(default_factory=list)
     jobs: dict[int, dict[int, Job]] = field(default_factory=dict)
     points: list[Point] = field(default_factory=list)
+    irqs: list[Slice] = field(default_factory=list)  # interrupt handlers (tid = cause)
+    kernel_points: list[Point] = field(default_factory=list)  # SYSCALL, BLOCK, UNBLOCK
 
     def name(self, tid: int) -> str:
         return self.names.get(tid, "idle" if tid == 0 else f"tid{tid}")
@@ -121,6 +123,7 @@ def build(area: Area, recs: np.ndarray | None = None) -> Timeline:
     if lossy:
         tl.complete_until_ns = round(min(lossy) * to_ns)
     running: dict[int, tuple[int, int]] = {}  # cpu -> (tid, start)
+    in_irq: dict[int, tuple[int, int]] = {}  # cpu -> (cause, start)
 
     def close(cpu: int, t: int) -> None:
         cur = running.pop(cpu, None)
@@ -172,6 +175,13 @@ def build(area: Area, recs: np.ndarray | None = None) -> Timeline:
         if kind in (Ev.RELEASE, Ev.DEADLINE_MISS, Ev.OVERRUN, Ev.FAULT, Ev.THREAD_STOP,
                     Ev.MIGRATE, Ev.MARK, Ev.BOOT, Ev.SHUTDOWN):
             tl.points.append(Point(Ev(kind), tid, cpu, t, a0, a1))
+        elif kind in (Ev.SYSCALL, Ev.BLOCK, Ev.UNBLOCK):
+            tl.kernel_points.append(Point(Ev(kind), tid, cpu, t, a0, a1))
+        elif kind == Ev.IRQ_ENTER:
+            in_irq[cpu] = (a0, t)
+        elif kind == Ev.IRQ_EXIT and cpu in in_irq:
+            cause, start = in_irq.pop(cpu)
+            tl.irqs.append(Slice(cause, cpu, start, t))
     for cpu in list(running):
         close(cpu, end)
     for per in tl.jobs.values():
