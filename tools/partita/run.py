@@ -59,7 +59,7 @@ def _bounds(cfg: Path, out: Path) -> None:
 
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
                echo: bool = False, png: bool = True, bounds: bool = True,
-               gantt_ms: float | None = None) -> RunResult:
+               gantt_ms: float | None = None, **gantt_opts: object) -> RunResult:
     """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError."""
     from partita.report import collect
     from partita.trace import write_artifacts
@@ -79,7 +79,8 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
             area = read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:
             return RunResult(b, out, res, None, None, {}, error=f"no trace: {e}")
-    tl = write_artifacts(area, out, png=png, gantt_ms=gantt_ms)
+    tl = write_artifacts(area, out, png=png, gantt_ms=gantt_ms,
+                         **gantt_opts)  # type: ignore[arg-type]
     if bounds:
         _bounds(Path(cfg), out)
         from partita.spm.report import add_bounds  # brief 0: SPM task deadlines and bounds
@@ -111,9 +112,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="out", help="output directory (default out)")
     p.add_argument("--timeout", type=float, default=None, help="wall-clock limit in seconds")
     p.add_argument("--quiet", action="store_true", help="do not echo the guest console")
-    p.add_argument("--no-png", action="store_true", help="skip the Gantt chart")
-    p.add_argument("--gantt-ms", type=float, default=None,
-                   help="time window of the Gantt chart in ms (0 = whole run; default <= 200)")
+    from partita.trace import add_gantt_arguments
+
+    add_gantt_arguments(p)
     p.add_argument("--wide", action="store_true",
                    help="report every column (default: a compact table that fits 100 columns)")
 
@@ -124,14 +125,21 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from partita.report import render
+    from partita.trace import gantt_options
 
+    try:
+        opts = gantt_options(args)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     r = run_config(args.config, args.out, timeout_s=args.timeout, echo=not args.quiet,
-                   png=not args.no_png, gantt_ms=args.gantt_ms)
+                   png=not args.no_png, **opts)
     if r.timeline is not None:
         render(r.stats, r.timeline, title=f"Partita {r.build.system.name}", wide=args.wide)
         from partita.spm.report import render_extra  # brief 0: TDMA slots, I/O, invariants
         render_extra(r.area, r.out)
-        print(f"wrote {r.out}/trace.json" + ("" if args.no_png else f", {r.out}/gantt.png")
+        print(f"wrote {r.out}/trace.json"
+              + ("" if args.no_png else f", {r.out}/gantt.{args.gantt_format}")
               + f", {r.out}/trace.bin")
     if not r.ok:
         print(f"error: {r.describe() if args.quiet else r.describe().split(chr(10))[0]}",
