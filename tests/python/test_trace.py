@@ -213,7 +213,8 @@ def test_artifacts_and_report_cli(area_bytes: bytearray, tmp_path: Path,
     doc = json.loads(capsys.readouterr().out)
     assert doc["lost_records"] == 3
     assert doc["tasks"]["alpha"]["verdict"] == "EXCEEDS"  # observed 290 > bound 250
-    assert doc["tasks"]["beta_long_name16"]["verdict"] == "ok"
+    # beta ran on hart 1, which dropped 3 records: its "ok" would be a guess
+    assert doc["tasks"]["beta_long_name16"]["verdict"] == "uncertain (3 records lost)"
     assert doc["tasks"]["beta_long_name16"]["misses"] == 1
     assert main(["report", str(tmp_path)]) == 0
     out = capsys.readouterr().out

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from partita.build import ROOT, Build, build, locked, report_errors
 from partita.config import load_resolved
-from partita.qemu import BootResult, boot, read_trace_area
+from partita.qemu import BootResult, TraceDrainer, boot, read_trace_area
 from partita.stats import TaskStats
 from partita.timeline import Timeline
 from partita.tracefmt import Area, TraceFormatError
@@ -59,8 +59,10 @@ def _bounds(cfg: Path, out: Path) -> None:
 
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
                echo: bool = False, png: bool = True, bounds: bool = True,
-               gantt_ms: float | None = None, **gantt_opts: object) -> RunResult:
-    """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError."""
+               gantt_ms: float | None = None, drain: bool = True,
+               **gantt_opts: object) -> RunResult:
+    """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError.
+    With `drain` (default) the host empties the trace rings while the guest runs."""
     from partita.report import collect
     from partita.trace import write_artifacts
 
@@ -71,12 +73,17 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
     with locked(build_dir):
         b = build(cfg, quiet=True)
         shutil.copyfile(b.gen_dir / "pt_config.json", out / "pt_config.json")
+        try:
+            drainer: TraceDrainer | None = TraceDrainer(b.ram_file, b.elf) if drain else None
+        except TraceFormatError:
+            drainer = None
         res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
                    icount_shift=system.icount_shift,
                    timeout_s=timeout_s or default_timeout(system.run_for_ns),
-                   console_file=out / "console.log", echo=echo)
+                   console_file=out / "console.log", echo=echo,
+                   poll=drainer.poll if drainer else None)
         try:
-            area = read_trace_area(b.ram_file, b.elf)
+            area = drainer.area() if drainer else read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:
             return RunResult(b, out, res, None, None, {}, error=f"no trace: {e}")
     tl = write_artifacts(area, out, png=png, gantt_ms=gantt_ms,

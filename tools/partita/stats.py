@@ -116,7 +116,10 @@ def task_stats(tl: Timeline) -> dict[str, TaskStats]:
         cpus = tl.dispatch_cpus(tid)
         st.cpus = sorted(set(cpus))
         st.migrations = sum(1 for a, b in zip(cpus, cpus[1:], strict=False) if a != b)
-        if tl.complete_until_ns is not None and any(
+        lossy = {c: n for c, n in tl.lossy_cpus.items() if c in st.cpus or not st.cpus}
+        if lossy:  # it ran on a hart that lost records: its jobs there may be missing
+            st.uncertain_records = sum(lossy.values())
+        elif tl.complete_until_ns is not None and any(
                 j.release_ns is None or j.release_ns >= tl.complete_until_ns
                 or (j.complete_ns is None and not j.budget_aborted) for j in jobs):
             st.uncertain_records = tl.lost + tl.lost_critical

@@ -87,6 +87,7 @@ class Timeline:
     # The trace is complete up to this instant: after it, a hart that dropped records may
     # have lost completions, misses, ... (None: nothing was lost).
     complete_until_ns: int | None = None
+    lossy_cpus: dict[int, int] = field(default_factory=dict)  # hart -> records it dropped
     names: dict[int, str] = field(default_factory=dict)
     slices: list[Slice] = field(default_factory=list)
     jobs: dict[int, dict[int, Job]] = field(default_factory=dict)
@@ -118,6 +119,8 @@ def build(area: Area, recs: np.ndarray | None = None) -> Timeline:
     end = int(ts_ns.max()) if len(ts_ns) else 0
     tl = Timeline(cps, area.ncpus, end, area.lost, area.exit_code,
                   lost_critical=area.lost_critical)
+    tl.lossy_cpus = {r.cpu: r.dropped + r.dropped_critical for r in area.rings
+                     if r.dropped or r.dropped_critical}
     lossy = [int(r.records["ts"].max()) if len(r.records) else 0
              for r in area.rings if r.dropped or r.dropped_critical]
     if lossy:
