@@ -38,6 +38,12 @@ fuzz-host: setup
 		$(PYTEST) -q -p no:cacheprovider tests/python/test_fuzz_config.py \
 		tests/python/test_bad_inputs.py tests/system/test_sys_fuzz_config.py
 
+# One virtual hour of the demo with the host draining the trace rings (about two hours of
+# wall time): no record lost, no release drift, no growing backlog. Not part of `make test`.
+SOAK_S ?= 3600
+soak: setup
+	$(PARTITA) soak $(CONFIG) --virtual-s $(SOAK_S) --out out/soak
+
 # Regenerate kernel/include/partita/limits.h from tools/partita/limits.py (committed).
 limits-header: setup
 	$(VENV)/bin/python -m partita.limits

@@ -118,6 +118,17 @@ def write_header(path: Path = HEADER) -> Path:
     return path
 
 
+def add_arguments(p: object) -> None:
+    import argparse
+
+    assert isinstance(p, argparse.ArgumentParser)
+    p.add_argument("path", nargs="?", default=str(HEADER), help="output (default: the kernel's)")
+
+
+def run(args: object) -> int:
+    return main([str(getattr(args, "path", HEADER))])
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     path = Path(argv[0]) if argv else HEADER

@@ -29,6 +29,7 @@ class RunResult:
     timeline: Timeline | None
     stats: dict[str, TaskStats]
     error: str | None = None
+    drain_backlog: int = 0  # the fullest a ring was found by the host's drainer (records)
 
     @property
     def ok(self) -> bool:
@@ -96,7 +97,8 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
         "config": str(cfg), "returncode": res.returncode, "timed_out": res.timed_out,
         "wall_s": res.wall_s, "command": res.command}, indent=1))
     stats = collect(tl, out, area=area)
-    return RunResult(b, out, res, area, tl, stats)
+    return RunResult(b, out, res, area, tl, stats,
+                     drain_backlog=drainer.max_backlog if drainer else 0)
 
 
 def load_result(cfg: str | Path, out: str | Path) -> RunResult:
