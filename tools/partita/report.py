@@ -147,8 +147,10 @@ def render(stats: dict[str, TaskStats], tl: Timeline, title: str = "Partita run"
     uncertain = [s for s in stats.values() if s.uncertain_records]
     if tl.lost or tl.lost_critical or uncertain:
         names = ", ".join(s.name for s in sorted(uncertain, key=lambda s: s.name)) or "none"
-        con.print(f"[bold yellow]TRACE RECORDS LOST: {tl.lost} ({tl.lost_critical} misses/"
-                  f"overruns/stops among them); verdicts uncertain for: {names}[/]")
+        refused = sum((s.kernel or {}).get("dropped_records", 0) for s in stats.values())
+        con.print(f"[bold yellow]TRACE INCOMPLETE: {tl.lost} records dropped by full rings, "
+                  f"{tl.lost_critical} misses/overruns/stops lost despite the reserve, {refused} "
+                  f"refused by the kernel's trace budgets; verdicts uncertain for: {names}[/]")
     if with_bounds:
         bad = bound_violations(tl, {s.name: s.bound_ns for s in stats.values()
                                     if s.bound_ns is not None})
