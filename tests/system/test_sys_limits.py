@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,10 @@ def test_limit_config_boots(tmp_path: Path) -> None:
     r = run_config(cfg, tmp_path / "out", png=False, bounds=False)
     assert r.ok, r.describe()
     assert "PANIC" not in r.boot.console
+    # the page pool follows ram_mb (64 MiB here), not a hard-coded 256 MiB
+    m = re.search(r"mm: (\d+) pages free", r.boot.console)
+    assert m, r.describe()
+    assert (64 - 16) << 20 <= int(m.group(1)) * 4096 <= 64 << 20, m.group(0)
     assert r.timeline is not None
     done = {r.timeline.name(t) for t, jobs in r.timeline.jobs.items()
             if any(j.complete_ns is not None for j in jobs.values())}
