@@ -14,39 +14,45 @@ from partita.config import ConfigError, load_resolved
 from partita.run import run_config
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-from fuzz_config import mutated_doc
+from fuzz_config import SEED, mutated_doc
 
 SAMPLE = int(os.environ.get("PARTITA_FUZZ_BOOTS", "3"))
 
 
-def accepted_mutants(tmp: Path, n: int) -> list[str]:
-    """The first `n` distinct accepted mutants (derandomized: the same ones every run)."""
-    found: list[str] = []
+def _normalized(doc: dict) -> dict:
+    doc = dict(doc)
+    doc["name"] = "fuzzboot"  # one build directory: only the tables recompile
+    for unit in ("ns", "us", "ms", "s"):
+        doc.pop(f"run_for_{unit}", None)
+    doc["run_for_ms"] = 20  # bounded boot; the mutation is in everything else
+    return doc
 
-    @settings(max_examples=400, derandomize=True, deadline=None, database=None,
+
+def accepted_mutants(tmp: Path, n: int) -> list[str]:
+    """The first `n` distinct accepted mutants that differ from the seed (derandomized: the
+    same ones every run)."""
+    found: list[dict] = []
+    seed = _normalized(yaml.safe_load(SEED))
+
+    @settings(max_examples=2000, derandomize=True, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(mutated_doc())
     def collect(doc: dict) -> None:
         if len(found) >= n or not isinstance(doc, dict):
             return
-        doc = dict(doc)
-        doc["name"] = "fuzzboot"  # one build directory: only the tables recompile
-        doc.pop("run_for_ns", None)
-        doc.pop("run_for_us", None)
-        doc.pop("run_for_s", None)
-        doc["run_for_ms"] = 20  # bounded boot; the mutation is in everything else
-        text = yaml.safe_dump(doc, sort_keys=False)
+        doc = _normalized(doc)
+        if doc == seed or doc in found:
+            return
         p = tmp / "probe.yaml"
-        p.write_text(text)
+        p.write_text(yaml.safe_dump(doc, sort_keys=False))
         try:
             load_resolved(p)
         except ConfigError:
             return
-        if text not in found and text != found[:1]:
-            found.append(text)
+        found.append(doc)
 
     collect()
-    return found
+    return [yaml.safe_dump(d, sort_keys=False) for d in found]
 
 
 def test_accepted_mutants_build_and_boot(tmp_path: Path) -> None:
