@@ -32,6 +32,10 @@ def test_short_soak_beyond_the_rings_capacity(tmp_path: Path) -> None:
     too, so the test does not depend on how busy the host is.)"""
     res = soak(CONFIGS / "sys_drain.yaml", 1.5, tmp_path)
     assert res.records > 3 * RING_RECORDS, res  # more than the two rings could ever hold
+    from partita.trace import load_run
+
+    area, _ = load_run(tmp_path)  # the trace.bin of a drained run reads back whole
+    assert sum(len(r.records) for r in area.rings) == res.records
     if res.lost == 0:
         assert res.ok, res.problems
         assert all(abs(jobs - exp) <= 1 and done >= jobs - 1

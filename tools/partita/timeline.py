@@ -196,17 +196,23 @@ def build(area: Area, recs: np.ndarray | None = None) -> Timeline:
 
 
 def _nominal_releases(per: dict[int, Job]) -> None:
-    """Move each job's release to its nominal instant: completion - kernel response for
-    completed jobs; absolute deadline - relative deadline (learnt from a completed job) for the
-    others. The traced instant stays in traced_release_ns."""
-    rel_deadline = None
+    """Move each job's release to its nominal instant, absolute deadline - relative deadline
+    (the RELEASE record carries the exact absolute deadline). The relative deadline is learnt
+    from the completed jobs (completion - kernel response = nominal release) as the most common
+    value: the COMPLETE record is stamped a little after the instant the kernel measured the
+    response to, now and then by tens of us. Without a deadline: completion - response. The
+    traced instant stays in traced_release_ns."""
+    from collections import Counter
+
+    seen: Counter[int] = Counter()
     for j in per.values():
         j.traced_release_ns = j.release_ns
-        if (rel_deadline is None and j.complete_ns is not None
-                and j.kernel_response_ns is not None and j.abs_deadline_ns is not None):
-            rel_deadline = j.abs_deadline_ns - (j.complete_ns - j.kernel_response_ns)
+        if (j.complete_ns is not None and j.kernel_response_ns is not None
+                and j.abs_deadline_ns is not None):
+            seen[j.abs_deadline_ns - (j.complete_ns - j.kernel_response_ns)] += 1
+    rel_deadline = seen.most_common(1)[0][0] if seen else None
     for j in per.values():
-        if j.complete_ns is not None and j.kernel_response_ns is not None:
-            j.release_ns = j.complete_ns - j.kernel_response_ns
-        elif rel_deadline is not None and j.abs_deadline_ns is not None:
+        if rel_deadline is not None and j.abs_deadline_ns is not None:
             j.release_ns = j.abs_deadline_ns - rel_deadline
+        elif j.complete_ns is not None and j.kernel_response_ns is not None:
+            j.release_ns = j.complete_ns - j.kernel_response_ns

@@ -231,14 +231,14 @@ def unpack(data: bytes, what: str = "trace.bin") -> Area:
         rh = raw[off: off + RING_HEADER.itemsize].view(RING_HEADER)[0]
         n = int(rh["pad"][0])
         off += RING_HEADER.itemsize
-        if n > RING_RECORDS:
-            raise TraceFormatError(f"{what}: ring {cpu} claims {n} records (a ring holds "
-                                   f"{RING_RECORDS})")
+        head, tail = int(rh["head"]), int(rh["tail"])
+        if n > head:  # a drained run holds more than a ring, never more than was written
+            raise TraceFormatError(f"{what}: ring {cpu} claims {n} records, its head says "
+                                   f"{head} were written")
         have = (len(raw) - off) // REC.itemsize
         if n > have:
             raise TraceFormatError(f"{what}: truncated: ring {cpu} claims {n} records, the "
                                    f"file holds {have}")
-        head, tail = int(rh["head"]), int(rh["tail"])
         if head < tail:
             raise TraceFormatError(f"{what}: ring {cpu}: head {head} below tail {tail}")
         recs = raw[off: off + n * REC.itemsize].view(REC).copy()
