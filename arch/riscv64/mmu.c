@@ -15,6 +15,7 @@
  */
 #include <partita/hal.h>
 #include <partita/hal_cpu.h>
+#include <partita/config.h>
 #include "csr.h"
 
 #define PTE_V 0x001ul
@@ -25,7 +26,7 @@
 #define PTE_A 0x040ul
 #define PTE_D 0x080ul
 #define PTE_LEAF (PTE_R | PTE_W | PTE_X)
-#define PT_POOL_PAGES 160
+#define PT_POOL_PAGES PT_PGTABLE_PAGES /* <partita/limits.h>: partita config checks it */
 
 typedef uint64_t pte_t;
 
@@ -258,5 +259,10 @@ extern char __kernel_end[];
 void hal_ram_range(uintptr_t *lo, uintptr_t *hi)
 {
 	*lo = ((uintptr_t)__kernel_end + 0xffful) & ~0xffful;
-	*hi = 0x80000000ul + 256ul * 1024 * 1024; /* the reference platform's RAM size */
+	/* the configured RAM (QEMU gets -m ram_mb), at most PT_MAX_POOL_PAGES pages of pool */
+	uint64_t top = 0x80000000ul + pt_config.ram_bytes;
+	uint64_t cap = *lo + (uint64_t)PT_MAX_POOL_PAGES * HAL_PAGE_SIZE;
+	*hi = top < cap ? top : cap;
+	if (*hi < *lo)
+		*hi = *lo;
 }

@@ -18,20 +18,12 @@
 #include "sched/sched.h"
 #include "trace/trace.h"
 
-#define PT_MAX_THREADS 128      /* static pool, idle threads included */
-#define PT_MAX_PARTITIONS 16
-#define PT_MAX_SCHEDS 8
-#define PT_KSTACK_SLOT (64 * 1024) /* VA per thread slot in the kernel-stack window */
-#define PT_USTACK_SLOT (64 * 1024)
+/* PT_MAX_THREADS, PT_MAX_PARTITIONS, PT_MAX_SCHEDS: <partita/limits.h> (via config.h) */
+#define PT_KSTACK_SLOT PT_STACK_SLOT_BYTES /* VA per thread slot in the kernel-stack window */
+#define PT_USTACK_SLOT PT_STACK_SLOT_BYTES
 #define PT_USTACK_VA (HAL_USER_VA + 0x20000000ul)
 #define PT_UKSTACK_BYTES (8 * 1024)  /* kernel stack of a user thread (traps, syscalls) */
 #define PT_DEFAULT_STACK (8 * 1024)
-#ifndef PT_MAX_DURATION_NS
-/* Longest period, deadline, offset or wcet: release times (epoch + offset + k * period)
- * then stay far from 2^64 cycles for any run. */
-#define PT_MAX_DURATION_NS (1ull << 62)
-#endif
-#define PT_MQ_MSG_MAX_BYTES 4096u /* largest message and largest capacity of a queue */
 
 /* ---- ticket spinlocks (interrupts must be masked by the caller) ----
  * Elided on a one-hart system (pt_config.ncpus == 1): with interrupts masked nothing else can

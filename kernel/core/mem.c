@@ -8,7 +8,6 @@
 #include "kernel.h"
 #include "mm/page_alloc.h"
 
-#define PT_MAX_POOL_PAGES 65536
 static struct pt_page page_meta[PT_MAX_POOL_PAGES];
 static struct pt_page_pool pool;
 static struct pt_spinlock mm_lock;

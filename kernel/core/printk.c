@@ -109,5 +109,6 @@ _Noreturn void pt_panic(const char *fmt, ...)
 	put(&o, '\n');
 	hal_console_write(o.b, o.n);
 	pt_trace_emit(PT_EV_SHUTDOWN, 0, 1, 0);
+	pt_trace_set_exit_code(1); /* the report must never say "exit code: 0" after a panic */
 	hal_poweroff(1);
 }

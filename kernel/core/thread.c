@@ -453,8 +453,8 @@ int pt_k_thread_create(const struct pt_thread_attr *attr)
 	/* real-time timing: a platform floor on the period (releases must not take the hart)
 	 * and a ceiling on every duration (release arithmetic stays far from 2^64) */
 	if (a.kind != PT_KIND_APERIODIC &&
-	    (a.period_ns < PT_MIN_PERIOD_NS || a.period_ns > PT_MAX_DURATION_NS ||
-	     a.deadline_ns > PT_MAX_DURATION_NS || a.offset_ns > PT_MAX_DURATION_NS ||
+	    (a.period_ns < PT_MIN_PERIOD_NS || a.period_ns >= PT_MAX_DURATION_NS ||
+	     a.deadline_ns >= PT_MAX_DURATION_NS || a.offset_ns >= PT_MAX_DURATION_NS ||
 	     a.wcet_ns > a.period_ns || (a.deadline_ns && a.wcet_ns > a.deadline_ns)))
 		return PT_EINVAL;
 	if (!me->part)

@@ -18,7 +18,7 @@
 #include <partita/list.h>
 #include <partita/config.h>
 
-#define PT_PRIO_LEVELS 256 /* FP priorities 0 (highest) .. 255 (lowest) */
+/* PT_PRIO_LEVELS (FP priorities 0 highest .. 255 lowest): <partita/limits.h> */
 #define PT_SCHED_ANY_CPU 0xffffffffu /* peek: not for one cpu in particular */
 
 /* The scheduling-relevant part of a thread; embedded in struct pt_thread as `se`. */

@@ -278,7 +278,7 @@ def test_units_roundtrip(n: int, unit: str) -> None:
     assert pop_duration(d, "x") == n * UNITS[unit]
 
 
-@given(st.integers(1, 10**7))
+@given(st.integers(50, 10**7))  # from PT_MIN_PERIOD_NS (50 us)
 def test_yaml_units_agree(n_us: int) -> None:
     from partita.config import loader
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from partita.qemu import RAM_BASE, boot, command, symbol
+from partita.tracefmt import TraceFormatError
 
 CC = "riscv64-unknown-elf-gcc"
 
@@ -86,5 +87,5 @@ def test_boot_timeout_kills_the_guest(tmp_path: Path) -> None:
 
 def test_symbol_missing(tmp_path: Path) -> None:
     elf = _elf(tmp_path, "spin", SPIN)
-    with pytest.raises(KeyError, match="pt_trace_area"):
+    with pytest.raises(TraceFormatError, match="pt_trace_area"):
         symbol(elf, "pt_trace_area")

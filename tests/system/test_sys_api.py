@@ -68,3 +68,16 @@ def test_mutex_of_a_cut_off_owner_goes_on_with_eownerdead(
     assert got == {"budget_lock": eownerdead, "budget_unlock": 0, "budget_relock": 0,
                    "delete": 0, "deleted_lock": eownerdead, "deleted_unlock": 0}, r.describe()
     assert r.stats["r_budget"].budget_stops >= 1
+
+
+def test_report_after_a_panic_gives_the_exit_code(tmp_path: Path) -> None:
+    # pt_panic records exit code 1 in the trace area before powering off (issue 7 item 9):
+    # the header says so (not just the SHUTDOWN record), and so does the report
+    from partita.report import exit_text
+
+    r = run_config(TEST_CONFIGS / "panic.yaml", tmp_path, png=False, bounds=False)
+    assert "PANIC: test_panic: deliberate panic" in r.boot.console, r.describe()
+    assert r.area is not None and r.timeline is not None, r.describe()
+    assert r.area.exit_code == 1
+    assert exit_text(r.timeline).startswith("1 (kernel panic)")
+    assert r.boot.returncode != 0

@@ -18,6 +18,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "analyze": ("partita.analysis.cli", "schedulability analysis of a configuration or task set"),
     "trace": ("partita.trace", "decode trace rings into Perfetto JSON and a Gantt PNG"),
     "report": ("partita.report", "per-task jobs, misses, response times, bounds"),
+    "soak": ("partita.soak", "long run with live trace draining: no loss, drift or leak"),
+    "limits-header": ("partita.limits", "write kernel/include/partita/limits.h from limits.py"),
     "bench": ("partita.bench", "run the benchmark suite, write JSON and Markdown"),
     "experiment": ("partita.experiments.cli", "run a named evaluation (CSV + PNG)"),
     "fuzz": ("partita.fuzz", "system-call fuzzing campaigns against the kernel"),

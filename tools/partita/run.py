@@ -14,7 +14,7 @@ from pathlib import Path
 
 from partita.build import ROOT, Build, build, locked, report_errors
 from partita.config import load_resolved
-from partita.qemu import BootResult, boot, read_trace_area
+from partita.qemu import BootResult, TraceDrainer, boot, read_trace_area
 from partita.stats import TaskStats
 from partita.timeline import Timeline
 from partita.tracefmt import Area, TraceFormatError
@@ -29,6 +29,7 @@ class RunResult:
     timeline: Timeline | None
     stats: dict[str, TaskStats]
     error: str | None = None
+    drain_backlog: int = 0  # the fullest a ring was found by the host's drainer (records)
 
     @property
     def ok(self) -> bool:
@@ -59,8 +60,10 @@ def _bounds(cfg: Path, out: Path) -> None:
 
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
                echo: bool = False, png: bool = True, bounds: bool = True,
-               gantt_ms: float | None = None) -> RunResult:
-    """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError."""
+               gantt_ms: float | None = None, drain: bool = True,
+               **gantt_opts: object) -> RunResult:
+    """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError.
+    With `drain` (default) the host empties the trace rings while the guest runs."""
     from partita.report import collect
     from partita.trace import write_artifacts
 
@@ -71,15 +74,21 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
     with locked(build_dir):
         b = build(cfg, quiet=True)
         shutil.copyfile(b.gen_dir / "pt_config.json", out / "pt_config.json")
+        try:
+            drainer: TraceDrainer | None = TraceDrainer(b.ram_file, b.elf) if drain else None
+        except TraceFormatError:
+            drainer = None
         res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
                    icount_shift=system.icount_shift,
                    timeout_s=timeout_s or default_timeout(system.run_for_ns),
-                   console_file=out / "console.log", echo=echo)
+                   console_file=out / "console.log", echo=echo,
+                   poll=drainer.poll if drainer else None)
         try:
-            area = read_trace_area(b.ram_file, b.elf)
+            area = drainer.area() if drainer else read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:
             return RunResult(b, out, res, None, None, {}, error=f"no trace: {e}")
-    tl = write_artifacts(area, out, png=png, gantt_ms=gantt_ms)
+    tl = write_artifacts(area, out, png=png, gantt_ms=gantt_ms,
+                         **gantt_opts)  # type: ignore[arg-type]
     if bounds:
         _bounds(Path(cfg), out)
         from partita.spm.report import add_bounds  # brief 0: SPM task deadlines and bounds
@@ -87,8 +96,9 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
     (out / "run.json").write_text(json.dumps({
         "config": str(cfg), "returncode": res.returncode, "timed_out": res.timed_out,
         "wall_s": res.wall_s, "command": res.command}, indent=1))
-    stats = collect(tl, out)
-    return RunResult(b, out, res, area, tl, stats)
+    stats = collect(tl, out, area=area)
+    return RunResult(b, out, res, area, tl, stats,
+                     drain_backlog=drainer.max_backlog if drainer else 0)
 
 
 def load_result(cfg: str | Path, out: str | Path) -> RunResult:
@@ -103,7 +113,7 @@ def load_result(cfg: str | Path, out: str | Path) -> RunResult:
                      meta["wall_s"], meta["command"])
     area, tl = load_run(out)
     return RunResult(Build(system, ROOT / "build" / system.name), out, res, area, tl,
-                     collect(tl, out))
+                     collect(tl, out, area=area))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -111,9 +121,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="out", help="output directory (default out)")
     p.add_argument("--timeout", type=float, default=None, help="wall-clock limit in seconds")
     p.add_argument("--quiet", action="store_true", help="do not echo the guest console")
-    p.add_argument("--no-png", action="store_true", help="skip the Gantt chart")
-    p.add_argument("--gantt-ms", type=float, default=None,
-                   help="time window of the Gantt chart in ms (0 = whole run; default <= 200)")
+    from partita.trace import add_gantt_arguments
+
+    add_gantt_arguments(p)
+    p.add_argument("--wide", action="store_true",
+                   help="report every column (default: a compact table that fits 100 columns)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,14 +134,21 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from partita.report import render
+    from partita.trace import gantt_options
 
+    try:
+        opts = gantt_options(args)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     r = run_config(args.config, args.out, timeout_s=args.timeout, echo=not args.quiet,
-                   png=not args.no_png, gantt_ms=args.gantt_ms)
+                   png=not args.no_png, **opts)
     if r.timeline is not None:
-        render(r.stats, r.timeline, title=f"Partita {r.build.system.name}")
+        render(r.stats, r.timeline, title=f"Partita {r.build.system.name}", wide=args.wide)
         from partita.spm.report import render_extra  # brief 0: TDMA slots, I/O, invariants
         render_extra(r.area, r.out)
-        print(f"wrote {r.out}/trace.json" + ("" if args.no_png else f", {r.out}/gantt.png")
+        print(f"wrote {r.out}/trace.json"
+              + ("" if args.no_png else f", {r.out}/gantt.{args.gantt_format}")
               + f", {r.out}/trace.bin")
     if not r.ok:
         print(f"error: {r.describe() if args.quiet else r.describe().split(chr(10))[0]}",

@@ -41,13 +41,27 @@ class TaskStats:
     # from bounds.json, when given
     bound_ns: int | None = None
     schedulable: bool | None = None
+    # trace records lost that may hide this task's jobs, misses, overruns or budget stops
+    # (from the kernel's counters when it has them, else the harts' drop counts)
+    uncertain_records: int = 0
+    # the kernel's own counters (struct pt_thread_counters), when the kernel wrote them
+    kernel: dict[str, int] | None = None
 
     @property
     def verdict(self) -> str:
-        """Observed max response against the analysis bound."""
+        """Observed max response against the analysis bound; budget aborts and lost records
+        get verdicts of their own (an aborted job has no response; a lost record proves
+        nothing either way)."""
+        if (self.bound_ns is not None and self.max_response_ns is not None
+                and self.max_response_ns > self.bound_ns):
+            return "EXCEEDS"
+        if self.uncertain_records:
+            return f"uncertain ({self.uncertain_records} records lost)"
+        if self.budget_stops:
+            return "ABORTED"
         if self.bound_ns is None or self.max_response_ns is None:
             return "-"
-        return "ok" if self.max_response_ns <= self.bound_ns else "EXCEEDS"
+        return "ok"
 
     def to_dict(self) -> dict[str, object]:
         d = asdict(self)
@@ -102,6 +116,13 @@ def task_stats(tl: Timeline) -> dict[str, TaskStats]:
         cpus = tl.dispatch_cpus(tid)
         st.cpus = sorted(set(cpus))
         st.migrations = sum(1 for a, b in zip(cpus, cpus[1:], strict=False) if a != b)
+        lossy = {c: n for c, n in tl.lossy_cpus.items() if c in st.cpus or not st.cpus}
+        if lossy:  # it ran on a hart that lost records: its jobs there may be missing
+            st.uncertain_records = sum(lossy.values())
+        elif tl.complete_until_ns is not None and any(
+                j.release_ns is None or j.release_ns >= tl.complete_until_ns
+                or (j.complete_ns is None and not j.budget_aborted) for j in jobs):
+            st.uncertain_records = tl.lost + tl.lost_critical
         for p in tl.points:
             if p.tid != tid:
                 continue
@@ -129,6 +150,42 @@ def attach_config(stats: dict[str, TaskStats], config: dict[str, object]) -> Non
             st.wcet_ns = t["wcet_ns"]
 
 
+def attach_counters(stats: dict[str, TaskStats], counters: object, cycles_per_sec: int) -> None:
+    """Check the trace-derived numbers against the kernel's own per-thread counters (the
+    truth): where the trace shows fewer jobs, completions, misses, overruns or budget stops,
+    or a smaller worst response, records were lost and the task's verdict becomes uncertain.
+    The kernel's worst response replaces a smaller traced one."""
+    import numpy as np
+
+    if not isinstance(counters, np.ndarray) or not len(counters):
+        return
+    to_ns = 1e9 / (cycles_per_sec or 1_000_000_000)
+    by_tid = {s.tid: s for s in stats.values()}
+    for row in counters:
+        name = bytes(row["name"]).split(b"\0", 1)[0].decode("utf-8", "replace")
+        st = by_tid.get(int(row["tid"])) or stats.get(name)
+        if st is None:
+            st = stats[name or f"tid{int(row['tid'])}"] = TaskStats(
+                name or f"tid{int(row['tid'])}", int(row["tid"]))
+        k = {f: int(row[f]) for f in ("released", "done", "miss", "overrun", "budget",
+                                      "dropped_records")}
+        k["max_response_ns"] = round(int(row["max_response_cycles"]) * to_ns)
+        k["stopped"] = int(row["flags"]) & 1
+        st.kernel = k
+        gaps = [k["released"] - st.released, k["done"] - st.completed, k["miss"] - st.misses,
+                k["overrun"] - st.overruns, k["budget"] - st.budget_stops]
+        lost = max([0, *gaps]) + k["dropped_records"]
+        if lost:
+            st.uncertain_records = max(st.uncertain_records, lost)
+        elif st.uncertain_records and not any(gaps):
+            st.uncertain_records = 0  # the kernel confirms every job, miss and stop
+        st.misses = max(st.misses, k["miss"])
+        st.overruns = max(st.overruns, k["overrun"])
+        st.budget_stops = max(st.budget_stops, k["budget"])
+        if k["done"] and (st.max_response_ns is None or k["max_response_ns"] > st.max_response_ns):
+            st.max_response_ns = k["max_response_ns"]
+
+
 def attach_bounds(stats: dict[str, TaskStats], bounds: dict[str, object]) -> None:
     """Add analysis bounds from a bounds.json document (see docs/user-guide.md)."""
     tasks = bounds.get("tasks", {})
@@ -153,10 +210,14 @@ class BoundViolation:
     response_ns: int | None  # observed; for an unfinished job, a lower bound (end - release)
     bound_ns: int | None
     finished: bool = True
+    aborted: bool = False  # stopped by budget enforcement: no response at all
 
     def __str__(self) -> str:
         if self.bound_ns is None:
             return f"{self.task}: no analysis bound"
+        if self.aborted:
+            return (f"{self.task} job {self.job} released at {self.release_ns} ns: aborted by "
+                    "budget enforcement (exceeded its wcet)")
         what = "response" if self.finished else "unfinished at end of trace, response >"
         return (f"{self.task} job {self.job} released at {self.release_ns} ns: {what} "
                 f"{self.response_ns} ns > bound {self.bound_ns} ns")
@@ -184,6 +245,12 @@ def bound_violations(tl: Timeline, bounds: dict[str, int | None]) -> list[BoundV
             if j.complete_ns is not None and r is not None:
                 if r > bound:
                     out.append(BoundViolation(name, j.number, j.release_ns, r, bound))
+            elif j.budget_aborted:
+                out.append(BoundViolation(name, j.number, j.release_ns, None, bound,
+                                          finished=False, aborted=True))
+            elif tl.complete_until_ns is not None and j.release_ns + bound >= min(
+                    tl.complete_until_ns, tl.end_ns):
+                continue  # its completion may be among the lost records: uncertain, not late
             elif tl.end_ns - j.release_ns > bound:
                 out.append(BoundViolation(name, j.number, j.release_ns,
                                           tl.end_ns - j.release_ns, bound, finished=False))

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <partita/limits.h> /* PT_THREAD_NAME_MAX */
 
 #define PT_OK 0
 #define PT_EINVAL (-1)    /* bad argument (id, pointer, value) */
@@ -28,13 +29,6 @@
 #define PT_WAIT_FOREVER UINT64_MAX
 #define PT_NO_WAIT 0
 
-#define PT_THREAD_NAME_MAX 15
-#ifndef PT_MIN_PERIOD_NS
-/* Shortest period (and sporadic inter-arrival time) the kernel accepts: a release costs a
- * timer interrupt and a few hundred cycles, so a shorter period lets one thread's releases
- * take its hart. partita config enforces the same floor. */
-#define PT_MIN_PERIOD_NS 50000ull
-#endif
 
 /* Application globals are private to each user partition (every partition gets its own copy
  * of .data/.bss). A variable marked PT_SHARED lives in pages that every partition and every

@@ -7,9 +7,7 @@
 #define PARTITA_CONFIG_H
 
 #include <stdint.h>
-
-#define PT_MAX_CPUS 8
-#define PT_MAX_COLORS 128
+#include <partita/limits.h> /* PT_MAX_CPUS, PT_MAX_COLORS and every other limit */
 
 enum pt_cpu_role {
 	PT_ROLE_APP = 1,    /* runs threads under its scheduler instance */
@@ -132,6 +130,9 @@ struct pt_system_cfg {
 	uint32_t npartitions;
 	const struct pt_thread_cfg *threads;
 	uint32_t nthreads;
+	/* guest RAM (ram_mb): the page pool ends here, never at a guess (partita config checks
+	 * that every heap and stack fits in it) */
+	uint64_t ram_bytes;
 };
 
 extern const struct pt_system_cfg pt_config;

@@ -10,11 +10,7 @@
 #include <stdint.h>
 #include <partita/list.h>
 #include <partita/api.h>
-
-#define PT_MAX_SEMS 64
-#define PT_MAX_MUTEXES 64
-#define PT_MAX_MQS 32
-#define PT_MQ_POOL_BYTES 16384 /* storage behind pt_mq_create() queues */
+#include <partita/limits.h> /* PT_MAX_SEMS, PT_MAX_MUTEXES, PT_MAX_MQS, PT_MQ_POOL_BYTES */
 
 enum pt_obj_kind { PT_OBJ_SEM = 1, PT_OBJ_MUTEX = 2, PT_OBJ_MQ = 3, PT_OBJ_SLEEP = 4,
 		   PT_OBJ_PERIOD = 5 };

@@ -19,11 +19,7 @@ def load_resolved(path: str | Path) -> Resolved:
     from partita.config import loader
 
     file = str(path)
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise ConfigError(file, [Problem((), f"cannot read: {e.strerror}")]) from None
-    raw, node = loader.parse_text(text, file)
+    raw, node = loader.parse_text(loader.read_text(path), file)
     cfg = loader.validate(raw, node, file)
     from partita.spm import check_section  # brief 0 section
     spm_problems = check_section(cfg.spm, cfg.ncpus, {c: cfg.role_of(c).value

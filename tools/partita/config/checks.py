@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from partita import limits
 from partita.config.errors import Path, Problem
 from partita.config.schema import ColorSpec, Policy, Role, SchedulerCfg, SystemCfg, ThreadCfg
 
@@ -146,9 +147,86 @@ def _check_threads(cfg: SystemCfg) -> list[Problem]:
     return out
 
 
+def _pages(nbytes: int) -> int:
+    return -(-nbytes // limits.PAGE_BYTES)
+
+
+def _check_limits(cfg: SystemCfg) -> list[Problem]:
+    """What the kernel (tools/partita/limits.py = kernel/include/partita/limits.h) can run."""
+    out: list[Problem] = []
+    nparts = len(cfg.partitions) + (0 if any(p.name == SYSTEM_PARTITION
+                                             for p in cfg.partitions) else 1)
+    if nparts > limits.PT_MAX_PARTITIONS:
+        out.append(Problem(("partitions",), (
+            f"{nparts} partitions (the implicit {SYSTEM_PARTITION!r} one included); the kernel "
+            f"supports at most {limits.PT_MAX_PARTITIONS} (PT_MAX_PARTITIONS)")))
+    nthreads = len(cfg.threads) + cfg.ncpus  # the kernel adds one idle thread per hart
+    if nthreads > limits.PT_MAX_THREADS:
+        out.append(Problem(("threads",), (
+            f"{len(cfg.threads)} threads + {cfg.ncpus} idle threads = {nthreads}; the kernel "
+            f"supports at most {limits.PT_MAX_THREADS} (PT_MAX_THREADS)")))
+    for i, s in enumerate(cfg.schedulers):
+        if s.rr_slice_ns and s.rr_slice_ns < limits.PT_MIN_PERIOD_NS:
+            out.append(Problem(("schedulers", i, "rr_slice"), (
+                f"round-robin slice {s.rr_slice_ns} ns below the platform minimum of "
+                f"{limits.PT_MIN_PERIOD_NS} ns (PT_MIN_PERIOD_NS)")))
+    for i, t in enumerate(cfg.threads):
+        if t.task is not None and t.task.period_ns < limits.PT_MIN_PERIOD_NS:
+            out.append(Problem(("threads", i, "period"), (
+                f"period {t.task.period_ns} ns of thread {t.name!r} below the platform minimum "
+                f"of {limits.PT_MIN_PERIOD_NS} ns (PT_MIN_PERIOD_NS)")))
+    out += _check_memory(cfg)
+    return out
+
+
+def _check_memory(cfg: SystemCfg) -> list[Problem]:
+    """Heaps and stacks must fit the page pool the kernel builds from ram_mb, overall and in
+    each partition's share of the cache colors (pages are drawn from those colors only)."""
+    out: list[Problem] = []
+    pool = limits.pool_bytes(cfg.ram_mb) // limits.PAGE_BYTES
+    ncolors = cfg.cache.ncolors
+    need: Counter[str] = Counter()
+    for p in cfg.partitions:
+        need[p.name] += _pages(p.heap_bytes)
+    user = {p.name for p in cfg.partitions if p.user}
+    for t in cfg.threads:
+        kstack = 2 if t.partition in user else _pages(t.stack_bytes)  # trap stack of user ones
+        need[t.partition] += _pages(t.stack_bytes) if t.partition in user else 0
+        need[t.partition] += kstack
+    nthreads = Counter(t.partition for t in cfg.threads)
+    tables = limits.pgtable_pages([(p.heap_bytes, nthreads[p.name])
+                                   for p in cfg.partitions if p.user])
+    if tables > limits.PT_PGTABLE_PAGES:
+        out.append(Problem(("partitions",), (
+            f"user partitions need about {tables} page-table pages (heaps and stacks); the "
+            f"kernel has {limits.PT_PGTABLE_PAGES} (PT_PGTABLE_PAGES): shrink heap_bytes")))
+    idle = cfg.ncpus * 2  # idle threads' stacks
+    total = sum(need.values()) + idle
+    if total > pool:
+        out.append(Problem(("ram_mb",), (
+            f"heaps and stacks need {total} pages ({total * 4} KiB) but ram_mb {cfg.ram_mb} "
+            f"leaves a page pool of {pool} pages after the kernel image "
+            f"(PT_KERNEL_RESERVE_BYTES); raise ram_mb or shrink heap_bytes")))
+        return out
+    for i, p in enumerate(cfg.partitions):
+        colors, bad = parse_colors(p.colors, ncolors, ())
+        if bad or not colors:
+            continue
+        share = pool * len(colors) // ncolors
+        if need[p.name] > share:
+            where: Path = ("partitions", i, "heap_bytes") if p.heap_bytes else ("partitions", i)
+            out.append(Problem(where, (
+                f"partition {p.name!r} needs {need[p.name]} pages (heap and stacks) but its "
+                f"{len(colors)} of {ncolors} colors hold about {share} pages of the "
+                f"{pool}-page pool (ram_mb {cfg.ram_mb})")))
+    return out
+
+
 def check(cfg: SystemCfg) -> list[Problem]:
     """Every relation between fields; an empty list when the configuration is consistent."""
     problems = _check_cpus(cfg) + _check_schedulers(cfg) + _check_partitions(cfg)
     if not problems:
         problems += _check_threads(cfg)
+    if not problems:
+        problems += _check_limits(cfg)
     return problems

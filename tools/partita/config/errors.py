@@ -27,7 +27,8 @@ class Problem:
 
     def render(self, file: str) -> str:
         where = f"{file}:{self.line}" if self.line else file
-        return f"{where}: {format_path(self.path)}: {self.message}"
+        message = " ".join(self.message.split())  # always one line, whatever the source
+        return f"{where}: {format_path(self.path)}: {message}"
 
 
 class ConfigError(Exception):

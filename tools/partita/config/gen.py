@@ -77,7 +77,7 @@ def generate_c(r: Resolved) -> str:
     rows = []
     for i, t in enumerate(r.threads):
         rows.append(
-            f"\t[{i}] = {{ .name = {_str(t.name)}, .entry = {t.entry}, .arg = {t.arg}u,\n"
+            f"\t[{i}] = {{ .name = {_str(t.name)}, .entry = {t.entry}, .arg = {t.arg}ull,\n"
             f"\t        .partition = {t.partition}, .sched = {t.sched}, .cpu = {t.cpu}, "
             f".priority = {t.priority},\n"
             f"\t        .kind = {KIND[t.kind]}, .miss_policy = {MISS[t.miss_policy]}, "
@@ -109,6 +109,7 @@ def generate_c(r: Resolved) -> str:
         f"\t.npartitions = {len(r.partitions)},",
         f"\t.threads = {ref('threads', len(r.threads))},",
         f"\t.nthreads = {len(r.threads)},",
+        f"\t.ram_bytes = {r.ram_mb * 1024 * 1024}ull,",
         "};",
         "",
     ]

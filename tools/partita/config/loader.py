@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from partita.config.errors import ConfigError, Path, Problem
 from partita.config.schema import SystemCfg
 from partita.config.units import UNITS, UnitError, format_ns, pop_duration
+from partita.limits import PT_MAX_DURATION_NS
 
 # Where durations live: (list key or None for the root, base names).
 DURATIONS: list[tuple[str | None, tuple[str, ...]]] = [
@@ -66,7 +67,11 @@ def _normalize(raw: dict[str, Any]) -> list[Problem]:
                         obj.pop(f"{base}_{unit}", None)
                     problems.append(Problem((*path, base), str(e)))
                     continue
-                if ns is not None:
+                if ns is not None and not 0 <= ns < PT_MAX_DURATION_NS:
+                    problems.append(Problem((*path, base), (
+                        f"{ns} ns ({format_ns(ns)}) is out of range: durations must lie in "
+                        f"[0, 2^62 ns) (PT_MAX_DURATION_NS, about 146 years)")))
+                elif ns is not None:
                     obj[f"{base}_ns"] = ns
     return problems
 
@@ -115,17 +120,84 @@ def _pydantic_message(err: dict[str, Any]) -> str:
     return msg[0].lower() + msg[1:] if msg else msg
 
 
+MAX_NESTING = 64  # far beyond any real configuration; keeps PyYAML's recursion bounded
+
+
+def _nesting_problem(text: str) -> Problem | None:
+    """Reject absurd nesting before PyYAML recurses into it (RecursionError otherwise)."""
+    depth = 0
+    for ev in yaml.parse(text):
+        if isinstance(ev, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_NESTING:
+                return Problem((), f"nested more than {MAX_NESTING} levels deep",
+                               ev.start_mark.line + 1)
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def _duplicate_keys(node: yaml.Node | None) -> list[Problem]:
+    """Every mapping key given twice (YAML would silently keep the last one)."""
+    out: list[Problem] = []
+    stack: list[tuple[yaml.Node, Path]] = [(node, ())] if node is not None else []
+    while stack:  # iterative: no recursion on deep documents
+        n, path = stack.pop()
+        if isinstance(n, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for k, v in n.value:
+                key = str(k.value) if isinstance(k, yaml.ScalarNode) else None
+                if key is not None and key in seen:
+                    out.append(Problem((*path, key), f"duplicate key {key!r} (first given on "
+                                       f"line {seen[key]})", k.start_mark.line + 1))
+                elif key is not None:
+                    seen[key] = k.start_mark.line + 1
+                stack.append((v, (*path, key) if key is not None else path))
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend((v, (*path, i)) for i, v in enumerate(n.value))
+    return sorted(out, key=lambda p: p.line or 0)
+
+
+def decode_text(data: bytes, file: str) -> str:
+    """The file's text; a non-UTF-8 file is a one-line ConfigError, not a traceback."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise ConfigError(file, [Problem((), f"not UTF-8 text (byte 0x{data[e.start]:02x} at "
+                                         f"offset {e.start})", line)]) from None
+
+
+def read_text(path: str | FsPath) -> str:
+    file = str(path)
+    try:
+        data = FsPath(path).read_bytes()
+    except OSError as e:
+        raise ConfigError(file, [Problem((), f"cannot read: {e.strerror}")]) from None
+    return decode_text(data, file)
+
+
 def parse_text(text: str, file: str) -> tuple[dict[str, Any], yaml.Node | None]:
     try:
+        deep = _nesting_problem(text)
+        if deep is not None:
+            raise ConfigError(file, [deep])
         node = yaml.compose(text)
         raw = yaml.safe_load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        problem = getattr(e, "problem", None) or str(e)
+        problem = getattr(e, "problem", None) or getattr(e, "reason", None) or str(e)
+        if isinstance(e, yaml.reader.ReaderError):
+            problem = f"character {e.character!r} at position {e.position} is not allowed"
         raise ConfigError(file, [Problem((), f"YAML syntax error: {problem}", line)]) from None
+    except RecursionError:
+        raise ConfigError(file, [Problem((), "nested too deeply")]) from None
     if not isinstance(raw, dict):
         raise ConfigError(file, [Problem((), "the file must be a YAML mapping", 1)])
+    dups = _duplicate_keys(node)
+    if dups:
+        raise ConfigError(file, dups)
     return raw, node
 
 
@@ -156,9 +228,5 @@ def validate(raw: dict[str, Any], node: yaml.Node | None, file: str) -> SystemCf
 def load(path: str | FsPath) -> SystemCfg:
     """Load and validate one configuration file."""
     file = str(path)
-    try:
-        text = FsPath(path).read_text()
-    except OSError as e:
-        raise ConfigError(file, [Problem((), f"cannot read: {e.strerror}")]) from None
-    raw, node = parse_text(text, file)
+    raw, node = parse_text(read_text(path), file)
     return validate(raw, node, file)

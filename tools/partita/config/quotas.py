@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from partita.config import limits
+from partita import limits
 from partita.config.errors import Problem
 from partita.config.schema import SystemCfg
 

@@ -14,11 +14,12 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from partita import limits
 from partita.model import Task, TaskKind
 
 C_IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
-MAX_CPUS = 8
-MAX_COLORS = 128
+MAX_CPUS = limits.PT_MAX_CPUS
+MAX_COLORS = limits.PT_MAX_COLORS
 TIMING_KEYS = ("period_ns", "deadline_ns", "offset_ns", "wcet_ns", "jitter_ns")
 
 Name = Annotated[str, Field(min_length=1, max_length=15, pattern=C_IDENT)]
@@ -71,10 +72,10 @@ def _is_pow2(x: int) -> bool:
 class CacheCfg(Strict):
     """Last-level cache geometry; page coloring derives its colors from it."""
 
-    size_bytes: int = Field(default=0, ge=0)
-    ways: int = Field(default=1, ge=1)
-    line_bytes: int = Field(default=64, ge=1)
-    page_bytes: int = Field(default=4096, ge=1)
+    size_bytes: int = Field(default=0, ge=0, le=1 << 31)  # uint32 fields in the C tables
+    ways: int = Field(default=1, ge=1, le=1 << 16)
+    line_bytes: int = Field(default=64, ge=1, le=1 << 16)
+    page_bytes: int = Field(default=4096, ge=1, le=1 << 16)
     colors: int | None = Field(default=None, ge=1, description="super colors; default hw colors")
 
     @model_validator(mode="after")
@@ -186,6 +187,14 @@ class PartitionCfg(Strict):
     rights: RightsCfg = Field(default_factory=RightsCfg)
     quotas: QuotasCfg = Field(default_factory=QuotasCfg)
 
+    @field_validator("heap_bytes")
+    @classmethod
+    def _heap_limit(cls, v: int) -> int:
+        if v > limits.PT_MAX_HEAP_BYTES:
+            raise ValueError(f"heap_bytes {v} above the kernel's limit of "
+                             f"{limits.PT_MAX_HEAP_BYTES} (PT_MAX_HEAP_BYTES)")
+        return v
+
 
 class ThreadCfg(Strict):
     """A thread. Periodic and sporadic threads carry their timing in `task`."""
@@ -201,7 +210,7 @@ class ThreadCfg(Strict):
     task: Task | None = None
     miss_policy: MissPolicy = MissPolicy.record
     enforce_budget: bool = False
-    stack_bytes: int = Field(default=8192, ge=4096, le=1 << 20)
+    stack_bytes: int = Field(default=8192, ge=limits.PT_MIN_STACK_BYTES)
 
     @model_validator(mode="before")
     @classmethod
@@ -227,6 +236,10 @@ class ThreadCfg(Strict):
     def _page_multiple(cls, v: int) -> int:
         if v % 4096:
             raise ValueError(f"stack_bytes {v} is not a multiple of the 4096-byte page")
+        if v > limits.PT_MAX_STACK_BYTES:
+            raise ValueError(f"stack_bytes {v} above the kernel's limit of "
+                             f"{limits.PT_MAX_STACK_BYTES} (PT_MAX_STACK_BYTES: a 64 KiB stack "
+                             "slot minus its guard page)")
         return v
 
     @model_validator(mode="after")
@@ -247,7 +260,7 @@ class SystemCfg(Strict):
         "clock over all-idle periods and runs are bit-for-bit deterministic) or wfi (sleep; "
         "QEMU's idle clock warp races its main loop and runs may differ by tens of ns)"))
     run_for_ns: int = Field(default=0, ge=0, description="0 = run until the kernel stops")
-    ram_mb: int = Field(default=128, ge=16, le=4096)
+    ram_mb: int = Field(default=128, ge=limits.PT_MIN_RAM_MB, le=limits.PT_MAX_RAM_MB)
     cache: CacheCfg = Field(default_factory=CacheCfg)
     kernel_colors: list[ColorSpec] = Field(default_factory=list)
     cpus: list[CpuCfg] = Field(default_factory=list, description="roles; unlisted cpus are app")
