@@ -5,9 +5,13 @@ guest's virtio-net (QEMU `-netdev user,hostfwd=udp:127.0.0.1:PORT-:5555`: reacha
 root, and the guest driver answers ARP and speaks IPv4/UDP), and counts the payloads that come
 back (the loopback tasks echo them, with their own sequence stamp in bytes 4..7).
 
-Two pacings:
+Three pacings:
+- `run_lockstep`: stop-and-wait, the next payload leaves only when the previous one came back.
+  The guest is never offered more than one packet, so the outcome (every payload echoed, in
+  order, with its flow id) does not depend on how fast the host or QEMU runs: the data-path
+  check of the system tests uses it.
 - `run`: against the host clock (wall time). Under `-icount ...,sleep=off` guest virtual time
-  and host time are unrelated, so this only checks the data path.
+  and host time are unrelated, so how many packets the guest can echo depends on host load.
 - `run_paced`: against the guest's virtual clock, read live from the shared RAM file
   (`GuestClock`: the I/O core publishes its clock in `pt_io_clock_ns` at every loop iteration,
   at least every 2 us while it polls the virtio device). Packet k leaves when the guest clock
@@ -92,6 +96,52 @@ def run(host: str, port: int, seconds: float, period_us: float,
         if f is not None:
             per_flow[f] = per_flow.get(f, 0) + 1
     return Result(sent, received, rbytes, time.monotonic() - start, per_flow)
+
+
+@dataclass
+class LockstepResult:
+    sent: int
+    echoed: int                   # payloads that came back intact (same flow id and filler)
+    per_flow: dict[int, int]
+    errors: list[str] = field(default_factory=list)  # first few mismatches or time-outs
+
+
+def run_lockstep(host: str, port: int, npackets: int, *, wait_s: float = 30.0,
+                 alive: Callable[[], bool] = lambda: True,
+                 nbytes: int = PAYLOAD_BYTES) -> LockstepResult:
+    """Send `npackets` payloads one at a time, each only after the echo of the previous one
+    (or `wait_s` host seconds without it: then the run stops and says so). The loopback tasks
+    overwrite bytes 4..7 with their own stamp; everything else must come back unchanged."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind(("0.0.0.0", 0))
+    sock.settimeout(0.05)
+    per_flow: dict[int, int] = {}
+    errors: list[str] = []
+    echoed = sent = 0
+    try:
+        for seq in range(npackets):
+            sent_payload = payload(seq, nbytes)
+            sock.sendto(sent_payload, (host, port))
+            sent += 1
+            t_end = time.monotonic() + wait_s
+            while True:
+                if time.monotonic() > t_end or not alive():
+                    errors.append(f"payload {seq}: no echo within {wait_s:g} s")
+                    return LockstepResult(sent, echoed, per_flow, errors)
+                try:
+                    data, _ = sock.recvfrom(65536)
+                except TimeoutError:
+                    continue
+                break
+            if data[:4] != sent_payload[:4] or data[8:] != sent_payload[8:]:
+                errors.append(f"payload {seq}: echo differs (flow {flow_of(data)}, "
+                              f"{len(data)} bytes)")
+                continue
+            echoed += 1
+            per_flow[seq % FLOWS] = per_flow.get(seq % FLOWS, 0) + 1
+    finally:
+        sock.close()
+    return LockstepResult(sent, echoed, per_flow, errors)
 
 
 class GuestClock:
