@@ -1,6 +1,12 @@
 """`partita run CFG.yaml [--out DIR]`: build, boot under QEMU with icount, collect the trace,
 write trace.bin / trace.json / gantt.png and print the report. The same steps as a Python API
-(`run_config`) for the system tests."""
+(`run_config`) for the system tests.
+
+Exit status (a CI gate, `gate()`): 0 when the guest powered off cleanly and no job missed its
+deadline, was aborted at its budget or exceeded its analysis bound; 1 otherwise (each reason on
+stderr, one line each); 2 for a bad configuration. `--allow-misses` accepts deadline misses and
+budget aborts for configurations meant to miss; a kernel panic, a guest killed by the host
+timeout and a job above its analysis bound always fail."""
 
 from __future__ import annotations
 
@@ -40,6 +46,47 @@ class RunResult:
         tail = "\n".join(self.boot.console.splitlines()[-25:])
         err = f"; {self.error}" if self.error else ""
         return f"QEMU {how} after {self.boot.wall_s:.1f}s{err}\n--- console tail ---\n{tail}"
+
+
+def gate(r: RunResult, *, allow_misses: bool = False) -> list[str]:
+    """Why the run should fail a CI gate, one line each (empty: it passes)."""
+    why: list[str] = []
+    name = r.build.system.name
+    panic = next((ln.strip() for ln in r.boot.console.splitlines() if "PANIC" in ln), None)
+    if r.boot.timed_out:
+        run_for = r.build.system.run_for_ns
+        likely = ("the configuration has no run_for_ms, so the kernel never powers off: add "
+                  "run_for_ms (virtual time) to it" if run_for == 0 else
+                  f"run_for_ms is {run_for / 1e6:g} ms of virtual time; if that is meant, raise "
+                  "--timeout, else the guest hung (see console.log)")
+        why.append(f"{name}: QEMU was killed by the host timeout after {r.boot.wall_s:.1f} s "
+                   f"of wall-clock time; likely cause: {likely}")
+    elif panic is not None:
+        why.append(f"{name}: kernel panic: {panic}")
+    elif r.boot.returncode != 0:
+        why.append(f"{name}: QEMU exited with code {r.boot.returncode}")
+    if r.error:
+        why.append(f"{name}: {r.error}")
+    if r.timeline is None:
+        return why
+    if not allow_misses:
+        missed = {n: s.misses for n, s in r.stats.items() if s.misses}
+        if missed:
+            why.append(f"{sum(missed.values())} deadline miss(es): " + ", ".join(
+                f"{n} {k}" for n, k in sorted(missed.items()))
+                + " (use --allow-misses for a configuration meant to miss)")
+        cut = {n: s.budget_stops for n, s in r.stats.items() if s.budget_stops}
+        if cut:
+            why.append(f"{sum(cut.values())} job(s) aborted at their budget: " + ", ".join(
+                f"{n} {k}" for n, k in sorted(cut.items()))
+                + " (use --allow-misses for a configuration meant to overrun)")
+    from partita.stats import bound_violations
+
+    bounds = {n: s.bound_ns for n, s in r.stats.items() if s.bound_ns is not None}
+    above = bound_violations(r.timeline, bounds) if bounds else []
+    if above:
+        why.append(f"{len(above)} job(s) above their analysis bound, first: {above[0]}")
+    return why
 
 
 def default_timeout(run_for_ns: int) -> float:
@@ -114,6 +161,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-png", action="store_true", help="skip the Gantt chart")
     p.add_argument("--gantt-ms", type=float, default=None,
                    help="time window of the Gantt chart in ms (0 = whole run; default <= 200)")
+    p.add_argument("--allow-misses", action="store_true",
+                   help="exit 0 despite deadline misses and budget aborts (configurations "
+                   "meant to miss); panics, host time-outs and bound violations still fail")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,8 +181,12 @@ def _run(args: argparse.Namespace) -> int:
         render_extra(r.area, r.out)
         print(f"wrote {r.out}/trace.json" + ("" if args.no_png else f", {r.out}/gantt.png")
               + f", {r.out}/trace.bin")
-    if not r.ok:
-        print(f"error: {r.describe() if args.quiet else r.describe().split(chr(10))[0]}",
-              file=sys.stderr)
-        return 1
-    return 0
+    why = gate(r, allow_misses=args.allow_misses)
+    for line in why:
+        print(f"error: {line}", file=sys.stderr)
+    if not r.ok and args.quiet:  # the console was not echoed: show its tail
+        print(r.describe(), file=sys.stderr)
+    if r.timeline is not None and r.timeline.lost:
+        print(f"warning: {r.timeline.lost} trace records lost; verdicts of the jobs they "
+              "covered are uncertain", file=sys.stderr)
+    return 1 if why else 0
