@@ -91,8 +91,8 @@ def system(name: str, sets: list[list[dict[str, Any]]]) -> dict[str, Any]:
         # hart after a turn that ended at a deadline gets a zero budget: an idle spacer takes
         # that zero turn, so the busy harts take the intervals between deadlines in turn
         # (docs/spm.md, "The QEMU icount limitation").
-        "cpus": [{"id": 0, "role": "io"}, {"id": 1, "role": "coproc"},
-                 {"id": 2, "role": "app"}, {"id": 3, "role": "coproc"},
+        "cpus": [{"id": 0, "role": "io"}, {"id": 1, "role": "idle"},
+                 {"id": 2, "role": "app"}, {"id": 3, "role": "idle"},
                  {"id": 4, "role": "app"}],
         "schedulers": [{"name": "fp1", "policy": "fp", "cpus": [2]},
                        {"name": "fp2", "policy": "fp", "cpus": [4]}],
