@@ -29,9 +29,9 @@ def _write(tmp_path: Path, text: str, name: str = "cfg.yaml") -> Path:
 def test_priority_under_edf_is_a_warning_naming_the_field(tmp_path: Path) -> None:
     with pytest.warns(ConfigWarning) as got:
         load_resolved(_write(tmp_path, EDF))
-    assert [str(w.message) for w in got] == [
-        f"{tmp_path / 'cfg.yaml'}:6: threads[0].priority: thread a: priority is ignored by "
-        "the edf scheduler (jobs are ordered by absolute deadline)"]
+    want = (f"{tmp_path / 'cfg.yaml'}:6: threads[0].priority: thread a: priority is ignored by "
+            "the edf scheduler (jobs are ordered by absolute deadline)")
+    assert [str(w.message) for w in got] == [want]
 
 
 def test_no_warning_for_priority_under_fp(tmp_path: Path) -> None:

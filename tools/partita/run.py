@@ -15,12 +15,13 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from partita.build import ROOT, Build, build, locked, report_errors
+from partita.build import ROOT, Build, add_app_dir_argument, build, locked, report_errors
 from partita.config import load_resolved
-from partita.qemu import BootResult, boot, read_trace_area
+from partita.qemu import BootResult, boot, gdb_args, gdb_command, read_trace_area
 from partita.stats import TaskStats
 from partita.timeline import Timeline
 from partita.tracefmt import Area, TraceFormatError
@@ -106,27 +107,44 @@ def _bounds(cfg: Path, out: Path) -> None:
 
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
                echo: bool = False, png: bool = True, bounds: bool = True,
-               gantt_ms: float | None = None) -> RunResult:
-    """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError."""
+               gantt_ms: float | None = None, app_dirs: Sequence[str | Path] = (),
+               gdb_port: int | None = None) -> RunResult:
+    """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError.
+    `app_dirs`: application directories outside the configuration (--app-dir). `gdb_port`:
+    start QEMU halted with its gdb stub on that port, print the gdb-multiarch command, and
+    wait without a time limit."""
     from partita.report import collect
     from partita.trace import write_artifacts
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    system = load_resolved(cfg)
+    system = load_resolved(cfg, app_dirs=app_dirs)
     build_dir = ROOT / "build" / system.name
     with locked(build_dir):
-        b = build(cfg, quiet=True)
+        b = build(cfg, quiet=True, app_dirs=app_dirs)
         shutil.copyfile(b.gen_dir / "pt_config.json", out / "pt_config.json")
+        extra: list[str] = []
+        if gdb_port is not None:
+            extra = gdb_args(gdb_port)
+            cmd = " ".join(f"'{a}'" if " " in a else a for a in gdb_command(b.elf, gdb_port))
+            print(f"QEMU is halted before the first instruction, waiting for gdb on port "
+                  f"{gdb_port} ({system.ncpus} hart(s) = gdb threads 1..{system.ncpus}). "
+                  f"In another terminal:\n    {cmd}\nthen e.g. `break pt_panic`, "
+                  "`continue`, `info threads`; `kill` or the guest's power-off ends the run.",
+                  flush=True)
         res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
                    icount_shift=system.icount_shift,
-                   timeout_s=timeout_s or default_timeout(system.run_for_ns),
-                   console_file=out / "console.log", echo=echo)
+                   timeout_s=None if gdb_port is not None
+                   else timeout_s or default_timeout(system.run_for_ns),
+                   console_file=out / "console.log", echo=echo, extra_args=extra)
         try:
             area = read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:
             return RunResult(b, out, res, None, None, {}, error=f"no trace: {e}")
     tl = write_artifacts(area, out, png=png, gantt_ms=gantt_ms)
+    from partita import printlog
+
+    printlog.write(area, out / "print.log", tl.names)
     if bounds:
         _bounds(Path(cfg), out)
         from partita.spm.report import add_bounds  # brief 0: SPM task deadlines and bounds
@@ -161,6 +179,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-png", action="store_true", help="skip the Gantt chart")
     p.add_argument("--gantt-ms", type=float, default=None,
                    help="time window of the Gantt chart in ms (0 = whole run; default <= 200)")
+    p.add_argument("--gdb", action="store_true",
+                   help="start QEMU halted with its gdb stub (no time limit) and print the "
+                   "gdb-multiarch command to attach (symbols loaded, one gdb thread per hart)")
+    p.add_argument("--gdb-port", type=int, default=1234, help="gdb stub port (default 1234)")
+    add_app_dir_argument(p)
     p.add_argument("--allow-misses", action="store_true",
                    help="exit 0 despite deadline misses and budget aborts (configurations "
                    "meant to miss); panics, host time-outs and bound violations still fail")
@@ -174,13 +197,19 @@ def _run(args: argparse.Namespace) -> int:
     from partita.report import render
 
     r = run_config(args.config, args.out, timeout_s=args.timeout, echo=not args.quiet,
-                   png=not args.no_png, gantt_ms=args.gantt_ms)
+                   png=not args.no_png, gantt_ms=args.gantt_ms, app_dirs=args.app_dir,
+                   gdb_port=args.gdb_port if args.gdb else None)
     if r.timeline is not None:
         render(r.stats, r.timeline, title=f"Partita {r.build.system.name}")
         from partita.spm.report import render_extra  # brief 0: TDMA slots, I/O, invariants
         render_extra(r.area, r.out)
+        printed = (r.out / "print.log").read_text().splitlines()
+        if printed:  # pt_printf lines: the first few here, all of them in print.log
+            print(f"pt_printf ({len(printed)} lines, {r.out}/print.log):")
+            for ln in printed[:10]:
+                print("  " + ln.strip())
         print(f"wrote {r.out}/trace.json" + ("" if args.no_png else f", {r.out}/gantt.png")
-              + f", {r.out}/trace.bin")
+              + f", {r.out}/trace.bin, {r.out}/print.log")
     why = gate(r, allow_misses=args.allow_misses)
     for line in why:
         print(f"error: {line}", file=sys.stderr)

@@ -21,8 +21,14 @@ __all__ = ["ConfigError", "ConfigWarning", "Problem", "Resolved", "load_resolved
 def _field_names(path: tuple[str | int, ...]) -> list[str]:
     """The field names the schema accepts where `path` points (with every duration unit)."""
     from partita.config.loader import DURATIONS
-    from partita.config.schema import (CacheCfg, CpuCfg, PartitionCfg, SchedulerCfg, SystemCfg,
-                                       ThreadCfg)
+    from partita.config.schema import (
+        CacheCfg,
+        CpuCfg,
+        PartitionCfg,
+        SchedulerCfg,
+        SystemCfg,
+        ThreadCfg,
+    )
     from partita.config.units import UNITS
 
     models = {"threads": ThreadCfg, "schedulers": SchedulerCfg, "partitions": PartitionCfg,

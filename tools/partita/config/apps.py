@@ -2,9 +2,9 @@
 
 Applications live in directories of C sources: the in-tree ones under `apps/` (automotive,
 test, bench), and any directory of the user's (`apps:` in the configuration, relative to the
-configuration file or else a name under apps/, or `partita build/run --app-dir DIR`). `apps/lib` (console formatting
-helpers for user-mode code) is always linked; `apps/spm` holds SPM task images, which are
-built separately (mk/spm.mk).
+configuration file or else a name under apps/, or `partita build/run --app-dir DIR`).
+`apps/lib` (console formatting helpers for user-mode code) is always linked; `apps/spm` holds
+SPM task images, which are built separately (mk/spm.mk).
 
 An image links the kernel, `apps/lib`, every directory named by `apps:` or `--app-dir`, and
 the in-tree application directories that define at least one configured `entry:`; no other
