@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PKGS=(qemu-system-misc gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
-          libcmocka-dev python3-venv make gcc)
+          libcmocka-dev python3-venv make gcc gdb-multiarch)
 PY=${PYTHON:-python3.11}
 command -v "$PY" >/dev/null 2>&1 || PY=python3
 
