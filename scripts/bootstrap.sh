@@ -21,11 +21,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 stamp=.venv/.partita-stamp
-want=$(cat tools/pyproject.toml | sha256sum | cut -c1-16)
+want=$(cat tools/pyproject.toml tools/requirements.lock | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "bootstrap: creating .venv"
   [ -x .venv/bin/python ] || "$PY" -m venv .venv
   .venv/bin/pip install -q --upgrade pip >/dev/null
-  .venv/bin/pip install -q -e "tools[dev]"
+  # ranges in pyproject.toml, exact versions from the lock file
+  .venv/bin/pip install -q -c tools/requirements.lock -e "tools[dev]"
   echo "$want" > "$stamp"
 fi

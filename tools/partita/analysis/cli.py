@@ -50,10 +50,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where to write bounds.json (default: ./bounds.json)")
     p.add_argument("--cores", type=int, help="override the task set's platform cores (m)")
     p.add_argument("--overheads", type=Path, metavar="KERNEL_JSON",
-                   help="inflate WCETs with kernel costs (default for configurations: "
-                   "out/bench/kernel.json of the repository when it exists)")
+                   help="inflate WCETs with kernel costs (default for configurations: their "
+                   "overheads: field, else the committed configs/overheads/kernel.json)")
     p.add_argument("--no-overheads", action="store_true",
-                   help="do not add kernel costs, even when out/bench/kernel.json exists")
+                   help="do not add kernel costs")
 
 
 # ------------------------------------------------------------------ task sets
@@ -177,10 +177,12 @@ _POLICY_TEST = {"fp": "fp-rta", "edf": "edf-rta", "gedf": "gedf-best"}
 
 
 def default_kernel_json() -> Path:
-    """`out/bench/kernel.json` of the repository (written by `make bench`)."""
+    """The committed kernel costs, `configs/overheads/kernel.json`: analyses change only when
+    this file does (`make bench-docs` refreshes it from a new `make bench`), never because a
+    benchmark ran. A configuration can name another file with `overheads: FILE`."""
     from partita.build import ROOT
 
-    return ROOT / "out" / "bench" / "kernel.json"
+    return ROOT / "configs" / "overheads" / "kernel.json"
 
 
 def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = None,
@@ -247,9 +249,12 @@ def analyze_file(path: Path, test: str | None = None, cores: int | None = None,
     if not isinstance(doc, dict):
         raise AnalysisInputError(f"{path}: expected a YAML mapping")
     is_config = "threads" in doc or "schedulers" in doc
-    if overheads_json is None and is_config and auto_overheads \
-            and default_kernel_json().exists():
-        overheads_json = default_kernel_json()
+    if overheads_json is None and is_config and auto_overheads:
+        named = doc.get("overheads")  # the configuration's own choice, relative to it
+        overheads_json = (path.parent / named) if isinstance(named, str) else \
+            default_kernel_json()
+        if not overheads_json.exists():
+            raise AnalysisInputError(f"{path}: overheads: {overheads_json} does not exist")
     costs = None if overheads_json is None else overheads.load_costs_ns(overheads_json)
     extra: dict[str, Any] = {}
     if is_config:
@@ -312,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
         con.print(f"kernel overheads: {ov['charged_ns']:,} ns per job "
                   f"({ov['per_job_ns']:,} ns x {ov['harts']} harts, from {ov['source']})"
                   if ov["source"] else "kernel overheads: not included "
-                  "(no out/bench/kernel.json; run `make bench` or pass --overheads)")
+                  "(--no-overheads, or a task-set file without --overheads)")
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(out, indent=1) + "\n")
     con.print(f"wrote {args.output}")

@@ -211,6 +211,9 @@ class SystemCfg(Strict):
     partitions: list[PartitionCfg] = Field(default_factory=list)
     threads: list[ThreadCfg] = Field(default_factory=list)
     spm: dict[str, Any] | None = Field(default=None, description="brief 0, see partita.spm")
+    overheads: str | None = Field(default=None, description=(
+        "kernel costs charged by `partita analyze` (a kernel.json of `partita bench`, relative "
+        "to this file); default configs/overheads/kernel.json"))
     apps: list[str] = Field(default_factory=list, description=(
         "application directories linked into the image besides those defining an entry: a "
         "name under apps/ or a path relative to this file (see partita.config.apps)"))
