@@ -26,11 +26,11 @@ IN_TREE = ROOT / "apps"
 ALWAYS = ("lib",)
 NOT_APPS = ("lib", "spm")  # not selectable by entry: a library, and separately built images
 
-_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-_PREPROC = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
+_PREPROC = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.MULTILINE)
 # type and name at column 0, a parameter list, then the body (not a `;` prototype)
 _DEF = re.compile(r"^(?!static\b|typedef\b|extern\b)([A-Za-z_][\w \t*]*?[\s*])"
-                  r"([A-Za-z_]\w*)\s*\(([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)\)\s*\{", re.M)
+                  r"([A-Za-z_]\w*)\s*\(([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)\)\s*\{", re.MULTILINE)
 
 
 def functions_in(source: str) -> list[str]:
@@ -63,7 +63,7 @@ class AppDir:
                 for name in functions_in(src.read_text(errors="replace")):
                     out.setdefault(name, src)
             else:  # assembly: global labels
-                for m in re.finditer(r"^\s*\.globa?l\s+([A-Za-z_]\w*)", src.read_text(), re.M):
+                for m in re.finditer(r"^\s*\.globa?l\s+([A-Za-z_]\w*)", src.read_text(), re.MULTILINE):
                     out.setdefault(m.group(1), src)
         return out
 
