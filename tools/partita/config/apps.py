@@ -63,7 +63,8 @@ class AppDir:
                 for name in functions_in(src.read_text(errors="replace")):
                     out.setdefault(name, src)
             else:  # assembly: global labels
-                for m in re.finditer(r"^\s*\.globa?l\s+([A-Za-z_]\w*)", src.read_text(), re.MULTILINE):
+                text = src.read_text()
+                for m in re.finditer(r"^\s*\.globa?l\s+([A-Za-z_]\w*)", text, re.MULTILINE):
                     out.setdefault(m.group(1), src)
         return out
 
