@@ -56,7 +56,7 @@ def _dask_map(fn: Callable[[Any], Any], work: Sequence[Any], jobs: int, spec: st
     cluster = None
     if spec == "local":
         cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0")
         client = Client(cluster)
     else:
         client = Client("tcp://" + spec.split("://", 1)[1])
