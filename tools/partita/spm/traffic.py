@@ -100,43 +100,55 @@ def run(host: str, port: int, seconds: float, period_us: float,
 
 @dataclass
 class LockstepResult:
-    sent: int
+    sent: int                     # distinct payloads sent (not counting sends again)
     echoed: int                   # payloads that came back intact (same flow id and filler)
     per_flow: dict[int, int]
     errors: list[str] = field(default_factory=list)  # first few mismatches or time-outs
 
 
-def run_lockstep(host: str, port: int, npackets: int, *, wait_s: float = 30.0,
-                 alive: Callable[[], bool] = lambda: True,
+def run_lockstep(host: str, port: int, npackets: int, *, wait_s: float = 60.0,
+                 resend_s: float = 1.0, alive: Callable[[], bool] = lambda: True,
                  nbytes: int = PAYLOAD_BYTES) -> LockstepResult:
-    """Send `npackets` payloads one at a time, each only after the echo of the previous one
-    (or `wait_s` host seconds without it: then the run stops and says so). The loopback tasks
-    overwrite bytes 4..7 with their own stamp; everything else must come back unchanged."""
+    """Send `npackets` payloads one at a time, each only after the echo of the previous one.
+    A payload without an echo after `resend_s` host seconds is sent again (QEMU's user network
+    drops what arrives before the guest driver is ready, and a busy host can take long to get
+    there); after `wait_s` the run stops and says so. Late echoes of an earlier payload are
+    recognised by their filler and ignored. The loopback tasks overwrite bytes 4..7 with their
+    own stamp; everything else must come back unchanged."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("0.0.0.0", 0))
     sock.settimeout(0.05)
     per_flow: dict[int, int] = {}
     errors: list[str] = []
     echoed = sent = 0
+    earlier: set[bytes] = set()
     try:
         for seq in range(npackets):
-            sent_payload = payload(seq, nbytes)
-            sock.sendto(sent_payload, (host, port))
+            want = payload(seq, nbytes)
+            sock.sendto(want, (host, port))
             sent += 1
-            t_end = time.monotonic() + wait_s
+            t0 = time.monotonic()
+            t_resend = t0 + resend_s
             while True:
-                if time.monotonic() > t_end or not alive():
+                now = time.monotonic()
+                if now > t0 + wait_s or not alive():
                     errors.append(f"payload {seq}: no echo within {wait_s:g} s")
                     return LockstepResult(sent, echoed, per_flow, errors)
+                if now > t_resend:
+                    sock.sendto(want, (host, port))
+                    t_resend = now + resend_s
                 try:
                     data, _ = sock.recvfrom(65536)
                 except TimeoutError:
                     continue
-                break
-            if data[:4] != sent_payload[:4] or data[8:] != sent_payload[8:]:
+                if data[:4] == want[:4] and data[8:] == want[8:]:
+                    break
+                if data[:4] + data[8:] in earlier:
+                    continue  # a late echo of a payload sent again
                 errors.append(f"payload {seq}: echo differs (flow {flow_of(data)}, "
                               f"{len(data)} bytes)")
-                continue
+                return LockstepResult(sent, echoed, per_flow, errors)
+            earlier.add(want[:4] + want[8:])
             echoed += 1
             per_flow[seq % FLOWS] = per_flow.get(seq % FLOWS, 0) + 1
     finally:
