@@ -46,3 +46,20 @@ def test_build_names_the_first_real_error_first(tmp_path: Path) -> None:
     first = str(ei.value).splitlines()[0]
     assert first.startswith(f"kernel build failed: {src.resolve()}:"), first
     assert "error:" in first
+
+
+def test_run_with_app_dir_builds_analyses_and_reports(tmp_path: Path) -> None:
+    """`--app-dir` reaches every step of `partita run`: config checks, link, analysis."""
+    import json
+
+    assert main(["new", "app", "skel_dir", "--dir", str(tmp_path)]) == 0
+    app = tmp_path / "skel_dir"
+    cfg = tmp_path / "elsewhere.yaml"
+    cfg.write_text((app / "skel_dir.yaml").read_text().replace("apps: [.]\n", ""))
+    assert main(["config", "--check", str(cfg)]) == 2  # the entry is nowhere without it
+    p = subprocess.run([sys.executable, "-m", "partita.cli", "run", str(cfg), "--app-dir",
+                        str(app), "--out", str(tmp_path / "out"), "--quiet", "--no-png"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=900, check=False)
+    assert p.returncode == 0, p.stdout + p.stderr
+    bounds = json.loads((tmp_path / "out" / "bounds.json").read_text())
+    assert bounds["tasks"]["skel_dir"]["schedulable"] is True

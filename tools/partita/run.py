@@ -95,14 +95,16 @@ def default_timeout(run_for_ns: int) -> float:
     return 60.0 + 30.0 * run_for_ns / 1e9
 
 
-def _bounds(cfg: Path, out: Path) -> None:
+def _bounds(cfg: Path, out: Path, app_dirs: Sequence[str | Path] = ()) -> None:
     """Ask the analysis (if installed) for bounds.json; the report works without it."""
     try:
         import partita.analysis.cli  # noqa: F401
     except ImportError:
         return
+    extra = [a for d in app_dirs for a in ("--app-dir", str(Path(d).resolve()))]
     subprocess.run([sys.executable, "-m", "partita.cli", "analyze", str(cfg), "--out",
-                    str(out / "bounds.json")], cwd=ROOT, capture_output=True, timeout=120)
+                    str(out / "bounds.json"), *extra], cwd=ROOT, capture_output=True,
+                   timeout=120)
 
 
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
@@ -146,9 +148,9 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
 
     printlog.write(area, out / "print.log", tl.names)
     if bounds:
-        _bounds(Path(cfg), out)
+        _bounds(Path(cfg).resolve(), out.resolve(), app_dirs)
         from partita.spm.report import add_bounds  # brief 0: SPM task deadlines and bounds
-        add_bounds(Path(cfg), out)
+        add_bounds(Path(cfg), out, app_dirs)
     (out / "run.json").write_text(json.dumps({
         "config": str(cfg), "returncode": res.returncode, "timed_out": res.timed_out,
         "wall_s": res.wall_s, "command": res.command}, indent=1))

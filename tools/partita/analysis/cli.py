@@ -55,6 +55,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "overheads: field, else the committed configs/overheads/kernel.json)")
     p.add_argument("--no-overheads", action="store_true",
                    help="do not add kernel costs")
+    p.add_argument("--app-dir", action="append", default=[], metavar="DIR",
+                   help="application directory outside the configuration (as for build/run)")
 
 
 # ------------------------------------------------------------------ task sets
@@ -206,7 +208,7 @@ def default_kernel_json() -> Path:
 
 
 def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = None,
-                   info: dict[str, Any] | None = None
+                   info: dict[str, Any] | None = None, app_dirs: Sequence[str | Path] = ()
                    ) -> tuple[str, list[tuple[Task, int | None]]]:
     """Bounds of every periodic/sporadic thread of a configuration, per scheduler instance.
 
@@ -217,7 +219,7 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
     per-task {"scheduler", "cpu", "test"}."""
     from partita.config import load_resolved
 
-    r = load_resolved(path)
+    r = load_resolved(path, app_dirs=app_dirs)
     rows: list[tuple[Task, int | None]] = []
     used: list[str] = []
     scale = r.ncpus
@@ -256,8 +258,8 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
 
 
 def analyze_file(path: Path, test: str | None = None, cores: int | None = None,
-                 overheads_json: Path | None = None, auto_overheads: bool = True
-                 ) -> dict[str, Any]:
+                 overheads_json: Path | None = None, auto_overheads: bool = True,
+                 app_dirs: Sequence[str | Path] = ()) -> dict[str, Any]:
     """Analyse a file and return the bounds.json document (WCETs inflated with the kernel
     costs of `overheads_json` if given, see partita.analysis.overheads). For a system
     configuration without `overheads_json` and with `auto_overheads`, its `overheads:` file or
@@ -281,10 +283,10 @@ def analyze_file(path: Path, test: str | None = None, cores: int | None = None,
     extra: dict[str, Any] = {}
     if is_config:
         info: dict[str, Any] = {}
-        name, rows = analyze_config(path, test, costs, info)
+        name, rows = analyze_config(path, test, costs, info, app_dirs)
         per_job = 0 if costs is None else overheads.per_job_ns(costs)
         from partita.config import load_resolved
-        ncpus = load_resolved(path).ncpus
+        ncpus = load_resolved(path, app_dirs=app_dirs).ncpus
         extra["overheads"] = {
             "source": None if overheads_json is None else str(overheads_json),
             "per_job_ns": per_job, "harts": ncpus, "charged_ns": per_job * ncpus}
@@ -317,7 +319,7 @@ def run(args: argparse.Namespace) -> int:
     con = Console()
     try:
         out = analyze_file(args.file, args.test, args.cores, args.overheads,
-                           auto_overheads=not args.no_overheads)
+                           auto_overheads=not args.no_overheads, app_dirs=args.app_dir)
     except AnalysisInputError as e:
         con.print(f"[red]error:[/red] {e}")
         return 2
