@@ -302,8 +302,8 @@ def kernel_markdown(results: Sequence[Result], runs: Sequence[ConfigRun]) -> str
 
 SKELETON = """# Benchmarks
 
-`make bench` (= `partita bench --out out/bench`) regenerates the tables between the
-`GENERATED` markers; the rest of this page is written by hand.
+`make bench` (= `partita bench --out out/bench`) writes these tables; `make bench-docs`
+regenerates them between the `GENERATED` markers of docs/benchmarks.md.
 
 ## Kernel operations (guest cycles under icount)
 
