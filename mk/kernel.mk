@@ -32,11 +32,19 @@ LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
 # The subsystems this configuration uses (PT_SUBSYS, written by partita config): only their
 # folders are compiled and linked; each registers itself (<partita/subsys.h>).
 -include $(BUILD)/gen/subsys.mk
-SRCS := $(shell find kernel arch/riscv64 platform/qemu-virt apps $(addprefix subsys/,$(PT_SUBSYS)) \
-	-name '*.c' -o -name '*.S' \
-	| grep -v '^apps/test/configs/' | grep -v '^apps/spm/' | sort)
+# Application directories linked into the image: `partita build` writes $(BUILD)/apps.mk with
+# APP_DIRS (apps/lib, the directories the configuration names, and the in-tree ones defining an
+# entry; out-of-tree directories as absolute paths; see tools/partita/config/apps.py) and
+# rewrites it only when the list changes, so the image is relinked exactly then. Without it
+# (plain `make -f mk/kernel.mk`), every in-tree application is linked.
+APP_DIRS := apps/automotive apps/bench apps/examples apps/lib apps/test
+-include $(BUILD)/apps.mk
+SRCS := $(shell find kernel arch/riscv64 platform/qemu-virt $(addprefix subsys/,$(PT_SUBSYS)) \
+	-name '*.c' -o -name '*.S' | sort)
+APP_SRCS := $(shell find $(APP_DIRS) -name '*.c' -o -name '*.S' | grep -v '/configs/' | sort)
 OBJ := $(BUILD)/obj
-OBJS := $(patsubst %,$(OBJ)/%.o,$(SRCS)) \
+OBJS := $(patsubst %,$(OBJ)/%.o,$(SRCS) $(filter-out /%,$(APP_SRCS))) \
+	$(patsubst /%,$(OBJ)/apps/_ext/%.o,$(filter /%,$(APP_SRCS))) \
 	$(patsubst $(BUILD)/gen/%.c,$(OBJ)/gen/%.c.o,$(wildcard $(BUILD)/gen/*.c))
 # brief 0: SPM task images (position-independent, checked) and generated image blobs
 include mk/spm.mk
@@ -49,7 +57,8 @@ $(OBJ)/platform/%: CFLAGS += -Iarch/riscv64 -Iplatform/qemu-virt
 .PHONY: all
 all: $(BUILD)/partita.elf
 
-$(BUILD)/partita.elf: $(OBJS) $(LDSCRIPT) mk/kernel.mk
+$(BUILD)/partita.elf: $(OBJS) $(LDSCRIPT) mk/kernel.mk $(wildcard $(BUILD)/apps.mk) \
+		$(wildcard $(BUILD)/gen/subsys.mk)
 	$(CC) $(CFLAGS) -T $(LDSCRIPT) -Wl,--gc-sections -Wl,-Map,$(BUILD)/partita.map \
 		-o $@ $(OBJS) $(LIBGCC)
 
@@ -64,6 +73,18 @@ $(OBJ)/apps/%.c.o: apps/%.c mk/kernel.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 	$(OBJCOPY) $(USTRING) $@
+
+# Out-of-tree applications (partita build --app-dir, or apps: in the configuration): like apps/
+# (objects under obj/apps/, so the linker script puts them in the user window),
+# plus their own directory and apps/ on the include path ("lib/ufmt.h").
+$(OBJ)/apps/_ext/%.c.o: /%.c mk/kernel.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(dir $<) -Iapps -c -o $@ $<
+	$(OBJCOPY) $(USTRING) $@
+
+$(OBJ)/apps/_ext/%.S.o: /%.S mk/kernel.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -I$(dir $<) -c -o $@ $<
 
 $(OBJ)/%.S.o: %.S mk/kernel.mk
 	@mkdir -p $(dir $@)

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PKGS=(qemu-system-misc gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
-          libcmocka-dev python3-venv make gcc)
+          libcmocka-dev python3-venv make gcc gdb-multiarch)
 PY=${PYTHON:-python3.11}
 command -v "$PY" >/dev/null 2>&1 || PY=python3
 
@@ -21,11 +21,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 stamp=.venv/.partita-stamp
-want=$(cat tools/pyproject.toml | sha256sum | cut -c1-16)
+want=$(cat tools/pyproject.toml tools/requirements.lock | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "bootstrap: creating .venv"
   [ -x .venv/bin/python ] || "$PY" -m venv .venv
   .venv/bin/pip install -q --upgrade pip >/dev/null
-  .venv/bin/pip install -q -e "tools[dev]"
+  # ranges in pyproject.toml, exact versions from the lock file
+  .venv/bin/pip install -q -c tools/requirements.lock -e "tools[dev]"
   echo "$want" > "$stamp"
 fi

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from partita.bench import (
     Result,
     is_flat,
@@ -67,3 +68,29 @@ def test_json_and_doc(tmp_path: Path) -> None:
     out = md_doc.read_text()
     assert out.startswith("hand\n") and out.endswith("tail\n") and "old" not in out
     assert "| 640 |" in out
+
+
+def test_bench_writes_out_and_touches_tracked_files_only_with_doc(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11, item 12: `make bench` leaves docs/benchmarks.md and the analysis' default
+    kernel costs alone; `make bench-docs` (--doc) rewrites both."""
+    import argparse
+
+    from partita import bench
+
+    rs = [Result("yield", "kernel", n, True, 640, 640, 34) for n in (1, 8, 32, 64)]
+    monkeypatch.setattr(bench, "run_kernel", lambda out, configs: (rs, []))
+    doc, costs = tmp_path / "benchmarks.md", tmp_path / "kernel-costs.json"
+    doc.write_text("hand\n")
+    costs.write_text("{}")
+    monkeypatch.setattr(bench, "DOC", doc)
+    monkeypatch.setattr(bench, "OVERHEADS", costs)
+    p = argparse.ArgumentParser()
+    bench.add_arguments(p)
+    out = tmp_path / "out"
+    assert bench.run(p.parse_args(["--kernel-only", "--out", str(out)])) == 0
+    assert "| 640 |" in (out / "benchmarks.md").read_text()
+    assert doc.read_text() == "hand\n" and costs.read_text() == "{}"
+    assert bench.run(p.parse_args(["--kernel-only", "--out", str(out), "--doc"])) == 0
+    assert "| 640 |" in doc.read_text()
+    assert costs.read_text() == (out / "kernel.json").read_text()

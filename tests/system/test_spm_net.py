@@ -1,10 +1,19 @@
 """Brief 0, network path end to end: the host traffic tool sends 1 KiB UDP payloads with flow
 ids 0..3 through QEMU's user-mode network into the I/O core's virtio-net; the loopback tasks
 receive them in their input mirrors at load and return them from their output mirrors after
-unload. The first test paces the host against the wall clock (icount, sleep=off: unrelated
-to guest time) and checks the data path; the bandwidth tests pace the host against the guest's
-virtual clock read live from the shared RAM file (partita.spm.traffic.run_paced, driven by
-partita.spm.netbw)."""
+unload.
+
+Nothing here depends on how fast the host runs (issue 11, item 1). Under icount with
+sleep=off the instants at which host packets reach the guest follow host scheduling, so:
+- the data path is checked stop-and-wait (`traffic.run_lockstep`): one payload in flight, so
+  every payload must come back intact whatever the host load;
+- the bandwidth run with the host tool paced in guest virtual time checks only what holds for
+  any arrival pattern: the delivered rate never exceeds the design bound 1 KiB / (2 sigma), the
+  flows survive the loopback and the protocol invariants hold. The lower side of the bound
+  (the rate reached when the guest is saturated) is checked deterministically with the
+  in-guest synthetic source (test_spm.py::test_bandwidth_within_design_bound), and the
+  host-tool figure is measured by `make bench-net` (out/bench/netbw.json), not asserted.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +25,7 @@ from pathlib import Path
 import pytest
 from partita.build import build
 from partita.qemu import _fresh_ram, command
-from partita.spm.traffic import run as traffic
+from partita.spm.traffic import run_lockstep
 
 CFG = Path(__file__).parent / "spm_configs" / "spm_net.yaml"
 
@@ -40,33 +49,33 @@ def test_udp_loopback_through_virtio(tmp_path: Path) -> None:
     with open(log, "wb") as out:
         p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 300  # a start-up limit only, generous under load
             while b"spm: calibration" not in log.read_bytes():
                 assert p.poll() is None, log.read_text()
                 assert time.monotonic() < deadline, "guest did not start"
                 time.sleep(0.1)
-            r = traffic("127.0.0.1", port, seconds=2.0, period_us=2000)
+            r = run_lockstep("127.0.0.1", port, 40, alive=lambda: p.poll() is None)
         finally:
             p.kill()
             p.wait()
-    assert r.sent >= 500
-    assert r.received >= 0.9 * r.sent, f"{r.received} of {r.sent} came back"
-    assert set(r.per_flow) == {0, 1, 2, 3}  # the flow id survives the task's loopback
-    assert max(r.per_flow.values()) - min(r.per_flow.values()) <= 0.1 * r.received
+    assert r.errors == []
+    assert (r.sent, r.echoed) == (40, 40)
+    assert r.per_flow == {0: 10, 1: 10, 2: 10, 3: 10}  # the flow id survives the loopback
 
 
 @pytest.mark.parametrize("sigma_us", [400, 800])
-def test_bandwidth_host_tool_paced_in_virtual_time(sigma_us: int) -> None:
+def test_bandwidth_host_tool_never_exceeds_the_bound(sigma_us: int) -> None:
     """Brief 0 / paper §VII-B with the host tool: 1 KiB packets every 100 us of guest virtual
-    time, flows 0..3 round-robin, into virtio-net; two loopback tasks per application core echo
-    them. Delivered bandwidth over 400 ms of virtual time vs the design bound 1 KiB / (2 sigma)."""
+    time (8x the bound at sigma 400 us), flows 0..3 round-robin; two loopback tasks per
+    application core echo them. Whatever the host's pace, the guest never hands back more than
+    the design bound 1 KiB / (2 sigma) over 400 ms of virtual time."""
     from partita.spm.netbw import measure, report
 
     r = measure(CFG.parent / f"spm_netbw{sigma_us}.yaml")
     print(report(r))
-    assert r.rx_packets >= 0.95 * 4000          # the offered traffic reached the guest
-    assert abs(r.rx_gap_mean_ns - 100_000) <= 2_000
+    assert r.violations == []
+    assert r.rx_packets > 0 and r.tx_packets > 0      # traffic went through
+    assert r.tx_packets <= r.rx_packets               # an echo needs a received packet
     assert r.delivered_bps <= r.bound_bps * 1.001
-    assert r.delivered_bps >= 0.95 * r.bound_bps
-    assert r.host.received >= 0.9 * r.tx_packets  # the echoes reached the host
-    assert set(r.host.per_flow) == {0, 1, 2, 3}
+    assert set(r.host.per_flow) <= {0, 1, 2, 3}       # echoes carry a sent flow id
+    assert r.host.received <= r.host.sent

@@ -1,3 +1,8 @@
-"""Partita host tooling: configuration, analysis, run, trace, report, bench, experiments."""
+"""Partita host tooling: configuration, analysis, run, trace, report, bench, experiments.
 
-__version__ = "0.1.0"
+The library API (for notebooks and scripts) is documented in docs/python-api.md:
+`partita.config.load_resolved`, `partita.analysis`, `partita.run.run_config`,
+`partita.report.collect`, `partita.experiments`.
+"""
+
+__version__ = "0.2.0"

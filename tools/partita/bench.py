@@ -3,12 +3,14 @@
 Boots each benchmark configuration of apps/bench/configs under QEMU (icount shift 0; one hart
 except the IPI benchmark), reads the `BENCH ...` console lines the guest prints
 (apps/bench/bench.h), reads the timer-to-handler figures from the trace, writes
-`OUT/kernel.json` and rewrites the generated parts of docs/benchmarks.md. Each configuration is
-measured twice: as built by default (tracing on) and with every trace record compiled out
-(`make PT_TRACE=0`, the "tracing off" column: FreeRTOS's figures were taken without a trace
-recorder). It also profiles every operation per function (bench_profile.py; `--no-profile`
-skips it) for the breakdown table. Then it runs the analysis speed benchmark
-(`partita.analysis.bench.run`) unless `--kernel-only`.
+`OUT/kernel.json` and `OUT/benchmarks.md` (the tables). Each configuration is measured twice: as
+built by default (tracing on) and with every trace record compiled out (`make PT_TRACE=0`, the
+"tracing off" column: FreeRTOS's figures were taken without a trace recorder). It also profiles
+every operation per function (bench_profile.py; `--no-profile` skips it) for the breakdown
+table. Then it runs the analysis speed benchmark (`partita.analysis.bench.run`) unless
+`--kernel-only`. Tracked files change only with `--doc` (`make bench-docs`): the generated parts
+of docs/benchmarks.md, and configs/overheads/kernel.json, the kernel costs `partita analyze`
+charges by default.
 
 The same steps are a Python API for the system tests: `run_kernel_config(cfg, out)`.
 """
@@ -33,6 +35,7 @@ from partita.tracefmt import Area, Ev, TraceFormatError, pack
 BENCH_DIR = ROOT / "apps" / "bench" / "configs"
 CONFIGS: tuple[str, ...] = ("bench-kernel", "bench-user", "bench-ipi-kernel", "bench-ipi-user")
 DOC = ROOT / "docs" / "benchmarks.md"
+OVERHEADS = ROOT / "configs" / "overheads" / "kernel.json"  # partita.analysis.cli default
 THREAD_COUNTS = (1, 8, 32, 64)
 WARMUP = 2  # apps/bench/bench.h BENCH_WARMUP
 MARK_TIMER = 0xBE4C0000  # apps/bench/bench.h: + thread count, a1 = armed time T
@@ -365,8 +368,8 @@ def kernel_markdown(results: Sequence[Result], runs: Sequence[ConfigRun],
 
 SKELETON = """# Benchmarks
 
-`make bench` (= `partita bench --out out/bench`) regenerates the tables between the
-`GENERATED` markers; the rest of this page is written by hand.
+`make bench` (= `partita bench --out out/bench`) writes these tables; `make bench-docs`
+regenerates them between the `GENERATED` markers of docs/benchmarks.md.
 
 ## Kernel operations (guest cycles under icount)
 
@@ -399,9 +402,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", action="append", choices=CONFIGS,
                    help="run only this benchmark configuration (repeatable; the doc's tables "
                         "are then left alone)")
-    p.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
     p.add_argument("--no-profile", action="store_true",
                    help="skip the per-function breakdown (two single-stepped boots, ~20 s)")
+    p.add_argument("--doc", action="store_true",
+                   help="also rewrite docs/benchmarks.md and configs/overheads/kernel.json (the "
+                   "analysis' default kernel costs) from this run (make bench-docs)")
 
 
 def run_kernel(out: Path, configs: Sequence[str]) -> tuple[list[Result], list[ConfigRun]]:
@@ -480,6 +485,7 @@ def breakdown_ipi(out: Path, cfg: str = "bench-ipi-kernel") -> str:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     kernel_md = analysis_md = None
     if not args.analysis_only:
         try:
@@ -512,7 +518,14 @@ def run(args: argparse.Namespace) -> int:
             got = analysis_bench.run(out)
             analysis_md = got if isinstance(got, str) else str(got.get("markdown", ""))
             print(analysis_md)
-    if not args.no_doc and (kernel_md or analysis_md):
+    if kernel_md or analysis_md:
+        local = out / "benchmarks.md"
+        update_doc(local, kernel_md, analysis_md)
+        print(f"wrote {local}")
+    if args.doc and (kernel_md or analysis_md):
         update_doc(DOC, kernel_md, analysis_md)
-        print(f"wrote {DOC.relative_to(ROOT)}")
+        print(f"wrote {DOC}")
+        if kernel_md:
+            OVERHEADS.write_text((out / "kernel.json").read_text())
+            print(f"wrote {OVERHEADS} (partita analyze's default kernel costs)")
     return 0

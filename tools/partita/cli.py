@@ -10,6 +10,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
+from typing import Any
+
+from partita import __version__
 
 VERBS: dict[str, tuple[str, str]] = {
     "config": ("partita.config.cli", "validate a YAML configuration and generate C tables"),
@@ -23,11 +27,24 @@ VERBS: dict[str, tuple[str, str]] = {
     "bench": ("partita.bench", "run the benchmark suite, write JSON and Markdown"),
     "experiment": ("partita.experiments.cli", "run a named evaluation (CSV + PNG)"),
     "fuzz": ("partita.fuzz", "system-call fuzzing campaigns against the kernel"),
+    "new": ("partita.new", "write a skeleton: `partita new app NAME` (source, YAML, test)"),
 }
+
+
+def _show_warning(message: Any, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """Configuration warnings as one `warning: FILE:LINE: FIELD: ...` line on stderr."""
+    if category.__name__ == "ConfigWarning":
+        print(f"warning: {message}", file=sys.stderr)
+    else:
+        print(warnings.formatwarning(message, category, filename, lineno, line), end="",
+              file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="partita", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"partita {__version__}")
+    warnings.showwarning = _show_warning
     sub = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
     argv = sys.argv[1:] if argv is None else argv
     wanted = argv[0] if argv and argv[0] in VERBS else None

@@ -71,15 +71,29 @@ def _fresh_ram(ram_file: Path, ram_mb: int) -> None:
         f.truncate(ram_mb * 1024 * 1024)
 
 
+def gdb_args(port: int) -> list[str]:
+    """QEMU halted before the first instruction, its gdb stub on localhost:`port`; every hart
+    is one gdb thread (`info threads`, `thread N`)."""
+    return ["-gdb", f"tcp:127.0.0.1:{port}", "-S"]
+
+
+def gdb_command(elf: Path, port: int) -> list[str]:
+    """The gdb-multiarch command line that attaches to `gdb_args(port)` with symbols."""
+    return ["gdb-multiarch", "-q", str(elf), "-ex", "set architecture riscv:rv64",
+            "-ex", f"target remote 127.0.0.1:{port}"]
+
+
 def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: int,
-         timeout_s: float, console_file: Path | None = None, echo: bool = False,
-         poll: Callable[[], None] | None = None, poll_s: float = 0.02) -> BootResult:
-    """Run QEMU until the guest powers off or `timeout_s` wall-clock seconds pass. `poll`
-    (e.g. TraceDrainer.poll) is called every `poll_s` seconds while the guest runs."""
+         timeout_s: float | None, console_file: Path | None = None, echo: bool = False,
+         poll: Callable[[], None] | None = None, poll_s: float = 0.02,
+         extra_args: list[str] | None = None) -> BootResult:
+    """Run QEMU until the guest powers off or `timeout_s` wall-clock seconds pass (None: no
+    limit, for a debugging session). `poll` (e.g. TraceDrainer.poll) is called every `poll_s`
+    seconds while the guest runs."""
     if shutil.which(QEMU) is None:
         raise FileNotFoundError(f"{QEMU} not found (run scripts/bootstrap.sh)")
     _fresh_ram(ram_file, ram_mb)
-    cmd = command(elf, ram_file, ram_mb, ncpus, icount_shift)
+    cmd = command(elf, ram_file, ram_mb, ncpus, icount_shift) + list(extra_args or [])
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)

@@ -1,6 +1,12 @@
 """`partita run CFG.yaml [--out DIR]`: build, boot under QEMU with icount, collect the trace,
 write trace.bin / trace.json / gantt.png and print the report. The same steps as a Python API
-(`run_config`) for the system tests."""
+(`run_config`) for the system tests.
+
+Exit status (a CI gate, `gate()`): 0 when the guest powered off cleanly and no job missed its
+deadline, was aborted at its budget or exceeded its analysis bound; 1 otherwise (each reason on
+stderr, one line each); 2 for a bad configuration. `--allow-misses` accepts deadline misses and
+budget aborts for configurations meant to miss; a kernel panic, a guest killed by the host
+timeout and a job above its analysis bound always fail."""
 
 from __future__ import annotations
 
@@ -9,12 +15,13 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from partita.build import ROOT, Build, build, locked, report_errors
+from partita.build import ROOT, Build, add_app_dir_argument, build, locked, report_errors
 from partita.config import load_resolved
-from partita.qemu import BootResult, TraceDrainer, boot, read_trace_area
+from partita.qemu import BootResult, TraceDrainer, boot, gdb_args, gdb_command, read_trace_area
 from partita.stats import TaskStats
 from partita.timeline import Timeline
 from partita.tracefmt import Area, TraceFormatError
@@ -43,45 +50,102 @@ class RunResult:
         return f"QEMU {how} after {self.boot.wall_s:.1f}s{err}\n--- console tail ---\n{tail}"
 
 
+def gate(r: RunResult, *, allow_misses: bool = False) -> list[str]:
+    """Why the run should fail a CI gate, one line each (empty: it passes)."""
+    why: list[str] = []
+    name = r.build.system.name
+    panic = next((ln.strip() for ln in r.boot.console.splitlines() if "PANIC" in ln), None)
+    if r.boot.timed_out:
+        run_for = r.build.system.run_for_ns
+        likely = ("the configuration has no run_for_ms, so the kernel never powers off: add "
+                  "run_for_ms (virtual time) to it" if run_for == 0 else
+                  f"run_for_ms is {run_for / 1e6:g} ms of virtual time; if that is meant, raise "
+                  "--timeout, else the guest hung (see console.log)")
+        why.append(f"{name}: QEMU was killed by the host timeout after {r.boot.wall_s:.1f} s "
+                   f"of wall-clock time; likely cause: {likely}")
+    elif panic is not None:
+        why.append(f"{name}: kernel panic: {panic}")
+    elif r.boot.returncode != 0:
+        why.append(f"{name}: QEMU exited with code {r.boot.returncode}")
+    if r.error:
+        why.append(f"{name}: {r.error}")
+    if r.timeline is None:
+        return why
+    if not allow_misses:
+        missed = {n: s.misses for n, s in r.stats.items() if s.misses}
+        if missed:
+            why.append(f"{sum(missed.values())} deadline miss(es): " + ", ".join(
+                f"{n} {k}" for n, k in sorted(missed.items()))
+                + " (use --allow-misses for a configuration meant to miss)")
+        cut = {n: s.budget_stops for n, s in r.stats.items() if s.budget_stops}
+        if cut:
+            why.append(f"{sum(cut.values())} job(s) aborted at their budget: " + ", ".join(
+                f"{n} {k}" for n, k in sorted(cut.items()))
+                + " (use --allow-misses for a configuration meant to overrun)")
+    from partita.stats import bound_violations
+
+    bounds = {n: s.bound_ns for n, s in r.stats.items() if s.bound_ns is not None}
+    above = bound_violations(r.timeline, bounds) if bounds else []
+    if above:
+        why.append(f"{len(above)} job(s) above their analysis bound, first: {above[0]}")
+    return why
+
+
 def default_timeout(run_for_ns: int) -> float:
     """Wall-clock limit: generous for icount (a few hundred MIPS on one host thread)."""
     return 60.0 + 30.0 * run_for_ns / 1e9
 
 
-def _bounds(cfg: Path, out: Path) -> None:
+def _bounds(cfg: Path, out: Path, app_dirs: Sequence[str | Path] = ()) -> None:
     """Ask the analysis (if installed) for bounds.json; the report works without it."""
     try:
         import partita.analysis.cli  # noqa: F401
     except ImportError:
         return
+    extra = [a for d in app_dirs for a in ("--app-dir", str(Path(d).resolve()))]
     subprocess.run([sys.executable, "-m", "partita.cli", "analyze", str(cfg), "--out",
-                    str(out / "bounds.json")], cwd=ROOT, capture_output=True, timeout=120)
+                    str(out / "bounds.json"), *extra], cwd=ROOT, capture_output=True,
+                   timeout=120)
 
 
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
                echo: bool = False, png: bool = True, bounds: bool = True,
                gantt_ms: float | None = None, drain: bool = True,
+               app_dirs: Sequence[str | Path] = (), gdb_port: int | None = None,
                **gantt_opts: object) -> RunResult:
     """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError.
-    With `drain` (default) the host empties the trace rings while the guest runs."""
+    With `drain` (default) the host empties the trace rings while the guest runs.
+    `app_dirs`: application directories outside the configuration (--app-dir). `gdb_port`:
+    start QEMU halted with its gdb stub on that port, print the gdb-multiarch command, and
+    wait without a time limit."""
     from partita.report import collect
     from partita.trace import write_artifacts
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    system = load_resolved(cfg)
+    system = load_resolved(cfg, app_dirs=app_dirs)
     build_dir = ROOT / "build" / system.name
     with locked(build_dir):
-        b = build(cfg, quiet=True)
+        b = build(cfg, quiet=True, app_dirs=app_dirs)
         shutil.copyfile(b.gen_dir / "pt_config.json", out / "pt_config.json")
+        extra: list[str] = []
+        if gdb_port is not None:
+            extra = gdb_args(gdb_port)
+            cmd = " ".join(f"'{a}'" if " " in a else a for a in gdb_command(b.elf, gdb_port))
+            print(f"QEMU is halted before the first instruction, waiting for gdb on port "
+                  f"{gdb_port} ({system.ncpus} hart(s) = gdb threads 1..{system.ncpus}). "
+                  f"In another terminal:\n    {cmd}\nthen e.g. `break pt_panic`, "
+                  "`continue`, `info threads`; `kill` or the guest's power-off ends the run.",
+                  flush=True)
         try:
             drainer: TraceDrainer | None = TraceDrainer(b.ram_file, b.elf) if drain else None
         except TraceFormatError:
             drainer = None
         res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
                    icount_shift=system.icount_shift,
-                   timeout_s=timeout_s or default_timeout(system.run_for_ns),
-                   console_file=out / "console.log", echo=echo,
+                   timeout_s=None if gdb_port is not None
+                   else timeout_s or default_timeout(system.run_for_ns),
+                   console_file=out / "console.log", echo=echo, extra_args=extra,
                    poll=drainer.poll if drainer else None)
         try:
             area = drainer.area() if drainer else read_trace_area(b.ram_file, b.elf)
@@ -89,10 +153,13 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
             return RunResult(b, out, res, None, None, {}, error=f"no trace: {e}")
     tl = write_artifacts(area, out, png=png, gantt_ms=gantt_ms,
                          **gantt_opts)  # type: ignore[arg-type]
+    from partita import printlog
+
+    printlog.write(area, out / "print.log", tl.names)
     if bounds:
-        _bounds(Path(cfg), out)
+        _bounds(Path(cfg).resolve(), out.resolve(), app_dirs)
         from partita.spm.report import add_bounds  # brief 0: SPM task deadlines and bounds
-        add_bounds(Path(cfg), out)
+        add_bounds(Path(cfg), out, app_dirs)
     (out / "run.json").write_text(json.dumps({
         "config": str(cfg), "returncode": res.returncode, "timed_out": res.timed_out,
         "wall_s": res.wall_s, "command": res.command}, indent=1))
@@ -126,6 +193,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_gantt_arguments(p)
     p.add_argument("--wide", action="store_true",
                    help="report every column (default: a compact table that fits 100 columns)")
+    p.add_argument("--gdb", action="store_true",
+                   help="start QEMU halted with its gdb stub (no time limit) and print the "
+                   "gdb-multiarch command to attach (symbols loaded, one gdb thread per hart)")
+    p.add_argument("--gdb-port", type=int, default=1234, help="gdb stub port (default 1234)")
+    add_app_dir_argument(p)
+    p.add_argument("--allow-misses", action="store_true",
+                   help="exit 0 despite deadline misses and budget aborts (configurations "
+                   "meant to miss); panics, host time-outs and bound violations still fail")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -142,16 +217,25 @@ def _run(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     r = run_config(args.config, args.out, timeout_s=args.timeout, echo=not args.quiet,
-                   png=not args.no_png, **opts)
+                   png=not args.no_png, app_dirs=args.app_dir,
+                   gdb_port=args.gdb_port if args.gdb else None, **opts)
     if r.timeline is not None:
         render(r.stats, r.timeline, title=f"Partita {r.build.system.name}", wide=args.wide)
         from partita.spm.report import render_extra  # brief 0: TDMA slots, I/O, invariants
         render_extra(r.area, r.out)
-        print(f"wrote {r.out}/trace.json"
-              + ("" if args.no_png else f", {r.out}/gantt.{args.gantt_format}")
-              + f", {r.out}/trace.bin")
-    if not r.ok:
-        print(f"error: {r.describe() if args.quiet else r.describe().split(chr(10))[0]}",
-              file=sys.stderr)
-        return 1
-    return 0
+        printed = (r.out / "print.log").read_text().splitlines()
+        if printed:  # pt_printf lines: the first few here, all of them in print.log
+            print(f"pt_printf ({len(printed)} lines, {r.out}/print.log):")
+            for ln in printed[:10]:
+                print("  " + ln.strip())
+        gantt_file = "" if args.no_png else f", {r.out}/gantt.{args.gantt_format}"
+        print(f"wrote {r.out}/trace.json{gantt_file}, {r.out}/trace.bin, {r.out}/print.log")
+    why = gate(r, allow_misses=args.allow_misses)
+    for line in why:
+        print(f"error: {line}", file=sys.stderr)
+    if not r.ok and args.quiet:  # the console was not echoed: show its tail
+        print(r.describe(), file=sys.stderr)
+    if r.timeline is not None and r.timeline.lost:
+        print(f"warning: {r.timeline.lost} trace records lost; verdicts of the jobs they "
+              "covered are uncertain", file=sys.stderr)
+    return 1 if why else 0

@@ -14,6 +14,7 @@ enum pt_cpu_role {
 	PT_ROLE_IO = 2,     /* dedicated I/O core (brief 0) */
 	PT_ROLE_COPROC = 3, /* software coprocessor (briefs 2, 4) */
 	PT_ROLE_PROXY = 4,  /* proxy kernel core (brief 3) */
+	PT_ROLE_IDLE = 5,   /* no scheduler: the hart only idles (a spacer between busy harts) */
 };
 
 enum pt_policy_id {

@@ -93,6 +93,25 @@ def test_overheads_charged_by_default_when_measured(tmp_path: Path,
     ts.write_text("tasks:\n  - {name: a, wcet_ms: 1, period_ms: 5}\n")
     assert analyze_file(ts)["tasks"]["a"]["bound_ns"] == 1_000_000
     assert analyze_file(ts, overheads_json=kj)["tasks"]["a"]["bound_ns"] == 1_000_000 + per_job
-    # missing file: not included, and the CLI says so
+    # a missing overheads file is an error, never a silent change of the bounds
     monkeypatch.setattr(cli, "default_kernel_json", lambda: tmp_path / "none.json")
-    assert analyze_file(cfg)["overheads"]["source"] is None
+    with pytest.raises(cli.AnalysisInputError, match="none.json does not exist"):
+        analyze_file(cfg)
+    assert analyze_file(cfg, auto_overheads=False)["overheads"]["source"] is None
+
+
+def test_overheads_source_is_explicit(tmp_path: Path) -> None:
+    """The default is the committed file (a benchmark run does not change analyses); a
+    configuration may name its own with `overheads:` (issue 11, item 12)."""
+    root = Path(cli.__file__).resolve().parents[3]
+    assert cli.default_kernel_json() == root / "configs" / "overheads" / "kernel.json"
+    cfg = SYS / "bounds_fp.yaml"
+    assert analyze_file(cfg)["overheads"]["source"] == str(cli.default_kernel_json())
+    kj = tmp_path / "mine.json"
+    kj.write_text(json.dumps({"cycles_per_sec": 1_000_000_000, "results": [
+        {"op": "context_switch", "variant": "kernel", "cycles": 1},
+        {"op": "release", "variant": "kernel", "cycles": 1}]}))
+    own = tmp_path / "own.yaml"
+    own.write_text(cfg.read_text() + "overheads: mine.json\n")
+    doc = analyze_file(own)
+    assert doc["overheads"]["source"] == str(kj) and doc["overheads"]["per_job_ns"] == 3

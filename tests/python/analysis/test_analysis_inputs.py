@@ -143,3 +143,29 @@ def test_paper_recipes() -> None:
     assert (u >= 0.1 - 1e-6).all() and (u <= 0.7 + 1e-6).all()
     tasks = generators.spm_fig7_tasks(0.3, g, dma_ns_per_byte=13.18)
     assert spm.analyze(tasks, Platform(cores=2, dma_ns_per_byte=13.18)).bounds_ns
+
+
+def test_taskset_errors_name_file_line_and_field(tmp_path: Path) -> None:
+    """Task-set files report like configurations (issue 11, item 6)."""
+    f = tmp_path / "ts.yaml"
+    f.write_text("tasks:\n  - {name: a, wcet_ms: 1, period_ms: 10}\n"
+                 "  - {name: b, wcet_ms: 1, period_ms: 0.0000001}\n")
+    with pytest.raises(AnalysisInputError) as ei:
+        analyze_file(f)
+    assert str(ei.value) == (f"{f}:3: tasks[1].period: task b: 1e-07 ms is not a whole "
+                             "number of nanoseconds")
+    f.write_text("tasks:\n  - {name: a, wcet_ms: 1, periodms: 10}\n")
+    with pytest.raises(AnalysisInputError) as ei:
+        analyze_file(f)
+    assert str(ei.value).startswith(f"{f}:2: tasks[0].periodms: task a: periodms: unknown "
+                                    "field (did you mean 'period_ms'?)")
+    f.write_text("tasks:\n  - {name: a, wcet_ms: 1, period_ms: 10, period_us: 5}\n")
+    with pytest.raises(AnalysisInputError, match="give only one of period_us, period_ms"):
+        analyze_file(f)
+
+
+def test_taskset_accepts_the_units_of_configurations(tmp_path: Path) -> None:
+    f = tmp_path / "ts.yaml"
+    f.write_text("tasks:\n  - {name: a, wcet_us: 1500, period_s: 0.01, deadline_ns: 8000000}\n")
+    b = analyze_file(f)["tasks"]["a"]
+    assert (b["bound_ns"], b["deadline_ns"]) == (1_500_000, 8_000_000)

@@ -11,7 +11,8 @@ Modules, one per concept (see docs/analysis.md for formulas and citations):
 - `partition` - bin-packing heuristics for P-EDF and P-FP;
 - `spm` - scratchpad-centric three-phase tasks with TDMA DMA (brief 0);
 - `sim` - small exact discrete-event simulators used to cross-check the analyses;
-- `overheads` - kernel-overhead accounting from `out/bench/kernel.json`.
+- `overheads` - kernel-overhead accounting from a `kernel.json` of `partita bench` (default
+  configs/overheads/kernel.json).
 
 Submodules are imported lazily so that `from partita.analysis import gedf` stays cheap.
 """

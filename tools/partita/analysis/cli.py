@@ -4,8 +4,9 @@ Two inputs are accepted:
 - a system configuration (has `schedulers:` and `threads:`), loaded with partita.config;
   every scheduler instance is analysed with the test matching its policy (fp -> fp-rta,
   edf -> edf-rta per cpu, gedf -> gedf-best), or with `--test` where it fits the policy;
-  the WCETs are inflated with the kernel costs of out/bench/kernel.json when that file
-  exists (`make bench`), scaled by the number of harts (see analyze_config);
+  the WCETs are inflated with the kernel costs of the configuration's `overheads:` file or
+  the committed configs/overheads/kernel.json, scaled by the number of harts (see
+  analyze_config);
 - a task set (has `tasks:`), the simple format documented in docs/analysis.md:
       platform: {cores: 2, tdma_slot_ns: 435160}    # optional, cores default 1
       test: fp-rta                                    # optional default test
@@ -50,60 +51,81 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where to write bounds.json (default: ./bounds.json)")
     p.add_argument("--cores", type=int, help="override the task set's platform cores (m)")
     p.add_argument("--overheads", type=Path, metavar="KERNEL_JSON",
-                   help="inflate WCETs with kernel costs (default for configurations: "
-                   "out/bench/kernel.json of the repository when it exists)")
+                   help="inflate WCETs with kernel costs (default for configurations: their "
+                   "overheads: field, else the committed configs/overheads/kernel.json)")
     p.add_argument("--no-overheads", action="store_true",
-                   help="do not add kernel costs, even when out/bench/kernel.json exists")
+                   help="do not add kernel costs")
+    p.add_argument("--app-dir", action="append", default=[], metavar="DIR",
+                   help="application directory outside the configuration (as for build/run)")
 
 
 # ------------------------------------------------------------------ task sets
 
-_UNITS = {"_ns": 1, "_us": 1_000, "_ms": 1_000_000}
 _TIME_FIELDS = ("wcet", "period", "deadline", "offset", "jitter")
 
 
-def _to_ns(raw: dict[str, Any], where: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in raw.items():
-        base, unit = k[:-3], k[-3:]
-        if unit in _UNITS and base in _TIME_FIELDS:
-            if not isinstance(v, int | float) or isinstance(v, bool):
-                raise AnalysisInputError(f"{where}: {k} must be a number, got {v!r}")
-            out[f"{base}_ns"] = int(round(v * _UNITS[unit]))
-        else:
-            out[k] = v
-    return out
+def _where(file: str, node: Any, path: tuple[str | int, ...]) -> str:
+    """'FILE:LINE: tasks[2].period' for a field of a task-set file (as configurations do)."""
+    from partita.config.errors import format_path
+    from partita.config.loader import _line_of
+
+    line = _line_of(node, path) if node is not None else None
+    return f"{file}:{line}: {format_path(path)}" if line else f"{file}: {format_path(path)}"
 
 
-def load_taskset(doc: dict[str, Any]) -> tuple[list[Task], Platform, str | None]:
+def load_taskset(doc: dict[str, Any], file: str = "task set", node: Any = None
+                 ) -> tuple[list[Task], Platform, str | None]:
+    """Tasks, platform and default test of a task-set document. Durations take the units of
+    configurations (`X_ns`, `X_us`, `X_ms`, `X_s`, one form, whole ns: partita.config.units);
+    errors name the file, the line (given the composed YAML `node`), the field and the task."""
+    from partita.config.errors import did_you_mean
+    from partita.config.units import UnitError, pop_duration
+
     raw_tasks = doc.get("tasks")
     if not isinstance(raw_tasks, list) or not raw_tasks:
-        raise AnalysisInputError("task set: 'tasks' must be a non-empty list")
+        raise AnalysisInputError(f"{_where(file, node, ('tasks',))}: must be a non-empty list")
     tasks: list[Task] = []
     for k, rt in enumerate(raw_tasks):
         if not isinstance(rt, dict):
-            raise AnalysisInputError(f"tasks[{k}]: must be a mapping")
+            raise AnalysisInputError(f"{_where(file, node, ('tasks', k))}: must be a mapping")
         name = rt.get("name", f"tasks[{k}]")
-        d = _to_ns(rt, f"task {name}")
+        d = dict(rt)
+        for base in _TIME_FIELDS:
+            try:
+                ns = pop_duration(d, base)
+            except UnitError as e:
+                raise AnalysisInputError(f"{_where(file, node, ('tasks', k, base))}: "
+                                         f"task {name}: {e}") from None
+            if ns is not None:
+                d[f"{base}_ns"] = ns
         cls = ThreePhaseTask if "load_bytes" in d or "unload_bytes" in d else Task
         try:
             tasks.append(cls(**d))
-        except Exception as e:  # pydantic ValidationError: name task and field
+        except Exception as e:  # pydantic ValidationError: name the task and the field
             errs = getattr(e, "errors", None)
-            if callable(errs):
-                msg = "; ".join(f"{'.'.join(str(x) for x in er['loc']) or 'task'}: "
-                                f"{er['msg']}" for er in errs())
-            else:
-                msg = str(e)
-            raise AnalysisInputError(f"task {name}: {msg}") from None
+            if not callable(errs):
+                raise AnalysisInputError(f"{_where(file, node, ('tasks', k))}: task {name}: "
+                                         f"{e}") from None
+            # an unknown field first: it usually explains the "required" one that follows
+            er = sorted(errs(), key=lambda x: x["type"] != "extra_forbidden")[0]
+            field = str(er["loc"][0]) if er["loc"] else ""
+            msg = str(er["msg"]).removeprefix("Value error, ")
+            if er["type"] == "extra_forbidden":
+                units = [f"{b}_{u}" for b in _TIME_FIELDS for u in ("ns", "us", "ms", "s")]
+                msg = "unknown field" + did_you_mean(field, [*cls.model_fields, *units])
+            path: tuple[str | int, ...] = ("tasks", k, field.removesuffix("_ns")) if field \
+                else ("tasks", k)
+            raise AnalysisInputError(f"{_where(file, node, path)}: task {name}: "
+                                     f"{field + ': ' if field else ''}{msg}") from None
     names = [t.name for t in tasks]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
-        raise AnalysisInputError(f"duplicate task name(s): {sorted(dup)}")
+        raise AnalysisInputError(f"{_where(file, node, ('tasks',))}: duplicate task name(s): "
+                                 f"{sorted(dup)}")
     try:
         plat = Platform(**doc.get("platform", {"cores": 1}))
     except Exception as e:
-        raise AnalysisInputError(f"platform: {e}") from None
+        raise AnalysisInputError(f"{_where(file, node, ('platform',))}: {e}") from None
     return tasks, plat, doc.get("test")
 
 
@@ -177,14 +199,16 @@ _POLICY_TEST = {"fp": "fp-rta", "edf": "edf-rta", "gedf": "gedf-best"}
 
 
 def default_kernel_json() -> Path:
-    """`out/bench/kernel.json` of the repository (written by `make bench`)."""
+    """The committed kernel costs, `configs/overheads/kernel.json`: analyses change only when
+    this file does (`make bench-docs` refreshes it from a new `make bench`), never because a
+    benchmark ran. A configuration can name another file with `overheads: FILE`."""
     from partita.build import ROOT
 
-    return ROOT / "out" / "bench" / "kernel.json"
+    return ROOT / "configs" / "overheads" / "kernel.json"
 
 
 def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = None,
-                   info: dict[str, Any] | None = None
+                   info: dict[str, Any] | None = None, app_dirs: Sequence[str | Path] = ()
                    ) -> tuple[str, list[tuple[Task, int | None]]]:
     """Bounds of every periodic/sporadic thread of a configuration, per scheduler instance.
 
@@ -195,7 +219,7 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
     per-task {"scheduler", "cpu", "test"}."""
     from partita.config import load_resolved
 
-    r = load_resolved(path)
+    r = load_resolved(path, app_dirs=app_dirs)
     rows: list[tuple[Task, int | None]] = []
     used: list[str] = []
     scale = r.ncpus
@@ -234,35 +258,40 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
 
 
 def analyze_file(path: Path, test: str | None = None, cores: int | None = None,
-                 overheads_json: Path | None = None, auto_overheads: bool = True
-                 ) -> dict[str, Any]:
+                 overheads_json: Path | None = None, auto_overheads: bool = True,
+                 app_dirs: Sequence[str | Path] = ()) -> dict[str, Any]:
     """Analyse a file and return the bounds.json document (WCETs inflated with the kernel
     costs of `overheads_json` if given, see partita.analysis.overheads). For a system
-    configuration without `overheads_json`, `default_kernel_json()` is used when it exists
-    and `auto_overheads` is true; the document's "overheads" entry says what was charged."""
+    configuration without `overheads_json` and with `auto_overheads`, its `overheads:` file or
+    else `default_kernel_json()` is charged (an error if missing); the document's "overheads"
+    entry says what was charged."""
     try:
-        doc = yaml.safe_load(path.read_text())
+        text = path.read_text()
+        doc = yaml.safe_load(text)
     except OSError as e:
         raise AnalysisInputError(f"{path}: {e.strerror}") from None
     if not isinstance(doc, dict):
         raise AnalysisInputError(f"{path}: expected a YAML mapping")
     is_config = "threads" in doc or "schedulers" in doc
-    if overheads_json is None and is_config and auto_overheads \
-            and default_kernel_json().exists():
-        overheads_json = default_kernel_json()
+    if overheads_json is None and is_config and auto_overheads:
+        named = doc.get("overheads")  # the configuration's own choice, relative to it
+        overheads_json = (path.parent / named) if isinstance(named, str) else \
+            default_kernel_json()
+        if not overheads_json.exists():
+            raise AnalysisInputError(f"{path}: overheads: {overheads_json} does not exist")
     costs = None if overheads_json is None else overheads.load_costs_ns(overheads_json)
     extra: dict[str, Any] = {}
     if is_config:
         info: dict[str, Any] = {}
-        name, rows = analyze_config(path, test, costs, info)
+        name, rows = analyze_config(path, test, costs, info, app_dirs)
         per_job = 0 if costs is None else overheads.per_job_ns(costs)
         from partita.config import load_resolved
-        ncpus = load_resolved(path).ncpus
+        ncpus = load_resolved(path, app_dirs=app_dirs).ncpus
         extra["overheads"] = {
             "source": None if overheads_json is None else str(overheads_json),
             "per_job_ns": per_job, "harts": ncpus, "charged_ns": per_job * ncpus}
     else:
-        tasks, plat, default = load_taskset(doc)
+        tasks, plat, default = load_taskset(doc, str(path), yaml.compose(text))
         if costs is not None:
             tasks = overheads.inflate(tasks, costs)
         if cores is not None:
@@ -290,7 +319,7 @@ def run(args: argparse.Namespace) -> int:
     con = Console()
     try:
         out = analyze_file(args.file, args.test, args.cores, args.overheads,
-                           auto_overheads=not args.no_overheads)
+                           auto_overheads=not args.no_overheads, app_dirs=args.app_dir)
     except AnalysisInputError as e:
         con.print(f"[red]error:[/red] {e}")
         return 2
@@ -312,7 +341,7 @@ def run(args: argparse.Namespace) -> int:
         con.print(f"kernel overheads: {ov['charged_ns']:,} ns per job "
                   f"({ov['per_job_ns']:,} ns x {ov['harts']} harts, from {ov['source']})"
                   if ov["source"] else "kernel overheads: not included "
-                  "(no out/bench/kernel.json; run `make bench` or pass --overheads)")
+                  "(--no-overheads, or a task-set file without --overheads)")
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(out, indent=1) + "\n")
     con.print(f"wrote {args.output}")

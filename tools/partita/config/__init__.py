@@ -6,21 +6,78 @@
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 from partita.config.errors import ConfigError, Problem
+from partita.config.lint import ConfigWarning
 from partita.config.resolve import Resolved, ResolveError, resolve
 
-__all__ = ["ConfigError", "Problem", "Resolved", "load_resolved", "write_outputs"]
+__all__ = ["ConfigError", "ConfigWarning", "Problem", "Resolved", "load_resolved",
+           "write_outputs"]
 
 
-def load_resolved(path: str | Path) -> Resolved:
-    """Load, validate and resolve a configuration file."""
-    from partita.config import loader
+def _field_names(path: tuple[str | int, ...]) -> list[str]:
+    """The field names the schema accepts where `path` points (with every duration unit)."""
+    from partita.config.loader import DURATIONS
+    from partita.config.schema import (
+        CacheCfg,
+        CpuCfg,
+        PartitionCfg,
+        SchedulerCfg,
+        SystemCfg,
+        ThreadCfg,
+    )
+    from partita.config.units import UNITS
+
+    models = {"threads": ThreadCfg, "schedulers": SchedulerCfg, "partitions": PartitionCfg,
+              "cpus": CpuCfg, "cache": CacheCfg}
+    model = models.get(str(path[0]), SystemCfg) if len(path) > 1 else SystemCfg
+    names = set(model.model_fields)
+    key = str(path[0]) if len(path) > 1 and model is not SystemCfg else None
+    for listkey, bases in DURATIONS:
+        if listkey == key:
+            names |= {f"{b}_{u}" for b in bases for u in UNITS}
+    return sorted(names - {"task"})
+
+
+def _suggest(problems: Sequence[Problem]) -> list[Problem]:
+    """Add "did you mean" to unknown fields; drop exact duplicates (one message per fault)."""
+    from partita.config.lint import did_you_mean
+
+    out: list[Problem] = []
+    for p in problems:
+        if p.message == "unknown field" and p.path and isinstance(p.path[-1], str):
+            p = Problem(p.path, p.message + did_you_mean(p.path[-1], _field_names(p.path)),
+                        p.line)
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def load_resolved(path: str | Path, *, app_dirs: Sequence[str | Path] = ()) -> Resolved:
+    """Load, validate, lint and resolve a configuration file. Raises ConfigError (one line
+    per problem: file, line, field, what is wrong); warns ConfigWarning for fields that have
+    no effect. `app_dirs`: application directories outside the configuration
+    (`partita build --app-dir`), see partita.config.apps."""
+    from partita.config import apps, lint, loader
 
     file = str(path)
     raw, node = loader.parse_text(loader.read_text(path), file)
-    cfg = loader.validate(raw, node, file)
+    try:
+        cfg = loader.validate(raw, node, file)
+    except ConfigError as e:
+        raise ConfigError(file, _suggest(e.problems)) from None
+    dirs, missing = apps.search_path(path, cfg.apps, app_dirs)
+    errors, warns = lint.lint(cfg, dirs)
+    errors = [Problem(("apps",), m) for m in missing] + errors
+    if errors:
+        raise ConfigError(file, _suggest([Problem(p.path, p.message, loader._line_of(node, p.path))
+                                          for p in errors]))
+    for w in warns:
+        warnings.warn(Problem(w.path, w.message, loader._line_of(node, w.path)).render(file),
+                      ConfigWarning, stacklevel=2)
     from partita.spm import check_section  # brief 0 section
     spm_problems = check_section(cfg.spm, cfg.ncpus, {c: cfg.role_of(c).value
                                                       for c in range(cfg.ncpus)})

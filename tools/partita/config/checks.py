@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from partita import limits
-from partita.config.errors import Path, Problem
+from partita.config.errors import Path, Problem, did_you_mean
 from partita.config.schema import ColorSpec, Policy, Role, SchedulerCfg, SystemCfg, ThreadCfg
 
 SYSTEM_PARTITION = "system"
@@ -122,11 +122,13 @@ def _check_threads(cfg: SystemCfg) -> list[Problem]:
     load: Counter[str] = Counter()
     for i, t in enumerate(cfg.threads):
         if t.partition not in parts:
-            out.append(Problem(("threads", i, "partition"), f"unknown partition {t.partition!r}"))
+            out.append(Problem(("threads", i, "partition"), f"unknown partition {t.partition!r}"
+                               + did_you_mean(t.partition, parts)))
         s = scheduler_of(cfg, t)
         if s is None:
             if t.scheduler is not None:
-                msg = f"unknown scheduler {t.scheduler!r}"
+                msg = f"unknown scheduler {t.scheduler!r}" + did_you_mean(
+                    t.scheduler, [s.name for s in cfg.schedulers])
             elif t.cpu is not None:
                 msg = f"no scheduler owns cpu {t.cpu}"
             else:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 Path = tuple[str | int, ...]
@@ -17,6 +18,12 @@ def format_path(path: Path) -> str:
         else:
             out += f".{part}" if out else part
     return out or "(top level)"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' for the closest choice (difflib), or ''."""
+    best = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {best[0]!r}?)" if best else ""
 
 
 @dataclass(frozen=True)

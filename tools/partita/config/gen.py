@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from partita.config.resolve import Resolved
 
-ROLE = {"app": "PT_ROLE_APP", "io": "PT_ROLE_IO", "coproc": "PT_ROLE_COPROC",
-        "proxy": "PT_ROLE_PROXY"}
+ROLE = {"app": "PT_ROLE_APP", "io": "PT_ROLE_IO", "idle": "PT_ROLE_IDLE",
+        "coproc": "PT_ROLE_COPROC", "proxy": "PT_ROLE_PROXY"}
 POLICY = {"fp": "PT_POLICY_FP", "edf": "PT_POLICY_EDF", "gedf": "PT_POLICY_GEDF"}
 KIND = {"aperiodic": "PT_KIND_APERIODIC", "periodic": "PT_KIND_PERIODIC",
         "sporadic": "PT_KIND_SPORADIC"}

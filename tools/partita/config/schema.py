@@ -27,10 +27,11 @@ ColorSpec = int | str
 
 
 class Role(StrEnum):
-    app = "app"
-    io = "io"
-    coproc = "coproc"
-    proxy = "proxy"
+    app = "app"        # runs threads under its scheduler instance
+    io = "io"          # the SPM I/O core (subsys/io); needs spm.io_cpu
+    idle = "idle"      # no scheduler: the hart only idles (a spacer)
+    coproc = "coproc"  # reserved: rejected by partita.config.lint until implemented
+    proxy = "proxy"    # reserved: rejected by partita.config.lint until implemented
 
 
 class Policy(StrEnum):
@@ -268,6 +269,12 @@ class SystemCfg(Strict):
     partitions: list[PartitionCfg] = Field(default_factory=list)
     threads: list[ThreadCfg] = Field(default_factory=list)
     spm: dict[str, Any] | None = Field(default=None, description="brief 0, see partita.spm")
+    overheads: str | None = Field(default=None, description=(
+        "kernel costs charged by `partita analyze` (a kernel.json of `partita bench`, relative "
+        "to this file); default configs/overheads/kernel.json"))
+    apps: list[str] = Field(default_factory=list, description=(
+        "application directories linked into the image besides those defining an entry: a "
+        "name under apps/ or a path relative to this file (see partita.config.apps)"))
 
     def role_of(self, cpu: int) -> Role:
         for c in self.cpus:

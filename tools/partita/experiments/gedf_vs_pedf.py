@@ -40,9 +40,11 @@ def _chunk(seed: int, w: Chunk) -> tuple[int, list[int], int]:
     return p, [int(a.sum()) for a in acc], k
 
 
-def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False) -> Path:
+def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False,
+        executor: str | None = None) -> Path:
     work = chunks(len(_points()), sets, CHUNK)
-    res = run_chunks(functools.partial(_chunk, seed), work, jobs, "gedf-vs-pedf", quiet)
+    res = run_chunks(functools.partial(_chunk, seed), work, jobs, "gedf-vs-pedf", quiet,
+                     executor)
     pts = _points()
     tot, cnt = accumulate(res, len(pts), len(METHODS))
     csv = write_csv(out / "results.csv", ["m", "u_norm"], pts, METHODS, tot, cnt)
@@ -52,11 +54,11 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False) -> Path
 
 def _plot(path: Path, pts: list[tuple[int, float]], ratio: np.ndarray, seed: int,
           sets: int) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # the object-oriented API: no pyplot state, no process-wide backend switch
+    from matplotlib.figure import Figure
 
-    fig, axes = plt.subplots(1, len(MS), figsize=(12, 3.6), sharey=True)
+    fig = Figure(figsize=(12, 3.6))
+    axes = fig.subplots(1, len(MS), sharey=True)
     for ax, m in zip(axes, MS, strict=True):
         idx = [i for i, (mm, _) in enumerate(pts) if mm == m]
         x = [pts[i][1] for i in idx]
@@ -72,4 +74,3 @@ def _plot(path: Path, pts: list[tuple[int, float]], ratio: np.ndarray, seed: int
                  fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=80)
-    plt.close(fig)

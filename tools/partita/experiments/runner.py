@@ -1,7 +1,16 @@
 """Parallel, seeded execution of experiment chunks with a rich progress bar.
 
 Work is cut into chunks (point, chunk index); each chunk's generator is seeded from
-SeedSequence([seed, point, chunk]), so results do not depend on --jobs or on scheduling.
+SeedSequence([seed, point, chunk]), so results do not depend on --jobs, on the executor or on
+scheduling.
+
+Executors (`--executor`):
+- `process` (default): a local process pool of `jobs` workers (fork);
+- `local`: a Dask LocalCluster of `jobs` single-threaded worker processes on this machine;
+- `dask://HOST:PORT` (or `tcp://HOST:PORT`): the workers of a running Dask scheduler
+  (`dask scheduler` + `dask worker tcp://HOST:PORT` on each machine, each with this package
+  installed; for QEMU campaigns also the repository, QEMU and the cross compiler).
+Dask is the optional `cluster` extra (`pip install 'partita[cluster]'`, part of `dev`).
 """
 
 from __future__ import annotations
@@ -25,14 +34,59 @@ def chunk_rng(seed: int, p: int, c: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, p, c]))
 
 
-def run_chunks(fn: Callable[[Chunk], Any], work: Sequence[Chunk], jobs: int, title: str,
-               quiet: bool = False) -> list[Any]:
+class ExecutorError(ValueError):
+    pass
+
+
+def check_executor(spec: str | None) -> str:
+    """Normalise an --executor value; a clear error for anything else."""
+    spec = spec or "process"
+    if spec in ("process", "local") or spec.startswith(("dask://", "tcp://")):
+        return spec
+    raise ExecutorError(f"--executor {spec!r}: use process, local or dask://HOST:PORT")
+
+
+def _dask_map(fn: Callable[[Any], Any], work: Sequence[Any], jobs: int, spec: str,
+              advance: Callable[[], None]) -> list[Any]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError as e:
+        raise ExecutorError(f"--executor {spec}: dask is not installed "
+                            "(pip install 'partita[cluster]')") from e
+    cluster = None
+    if spec == "local":
+        cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                               dashboard_address=":0")
+        client = Client(cluster)
+    else:
+        client = Client("tcp://" + spec.split("://", 1)[1])
+    try:
+        futures = client.map(fn, list(work), pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        out: list[Any] = [None] * len(futures)
+        for fut in as_completed(futures):
+            out[index[fut.key]] = fut.result()
+            advance()
+        return out
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def map_work(fn: Callable[[Any], Any], work: Sequence[Any], jobs: int, title: str,
+             quiet: bool = False, executor: str | None = None) -> list[Any]:
+    """[fn(w) for w in work] on the chosen executor, in the order of `work`, with a progress
+    bar. `fn` must be picklable (a module-level function or a functools.partial of one)."""
     from rich.progress import BarColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
+    spec = check_executor(executor)
     out: list[Any] = []
     with Progress("[bold]{task.description}", BarColumn(), "{task.completed}/{task.total}",
                   TimeElapsedColumn(), TimeRemainingColumn(), disable=quiet) as prog:
         bar = prog.add_task(title, total=len(work))
+        if spec != "process":
+            return _dask_map(fn, work, jobs, spec, lambda: prog.advance(bar))
         if jobs <= 1:
             for w in work:
                 out.append(fn(w))
@@ -44,6 +98,12 @@ def run_chunks(fn: Callable[[Chunk], Any], work: Sequence[Chunk], jobs: int, tit
                     out.append(r)
                     prog.advance(bar)
     return out
+
+
+def run_chunks(fn: Callable[[Chunk], Any], work: Sequence[Chunk], jobs: int, title: str,
+               quiet: bool = False, executor: str | None = None) -> list[Any]:
+    """The seeded chunks of an experiment on the chosen executor (see map_work)."""
+    return map_work(fn, work, jobs, title, quiet, executor)
 
 
 def accumulate(res: Sequence[tuple[int, Sequence[int], int]], points: int, methods: int

@@ -52,17 +52,19 @@ def _chunk(seed: int, w: Chunk) -> tuple[int, list[int], int]:
     return p, acc, k
 
 
-def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False) -> Path:
+def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False,
+        executor: str | None = None) -> Path:
     work = chunks(len(STEPS), sets, CHUNK)
-    res = run_chunks(functools.partial(_chunk, seed), work, jobs, "spm-schedulability", quiet)
+    res = run_chunks(functools.partial(_chunk, seed), work, jobs, "spm-schedulability", quiet,
+                     executor)
     tot, cnt = accumulate(res, len(STEPS), len(METHODS))
     csv = write_csv(out / "results.csv", ["utilization"], [(float(u),) for u in STEPS],
                     METHODS, tot, cnt)
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # the object-oriented API: no pyplot state, no process-wide backend switch
+    from matplotlib.figure import Figure
 
-    fig, ax = plt.subplots(figsize=(6, 3.6))
+    fig = Figure(figsize=(6, 3.6))
+    ax = fig.subplots()
     for j, meth in enumerate(METHODS):
         ax.plot(STEPS, tot[:, j] / cnt, marker="o", ms=3, label=meth)
     ax.set_xlabel("utilization per core (SPM execution times)")
@@ -73,5 +75,4 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False) -> Path
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out / "schedulability.png", dpi=80)
-    plt.close(fig)
     return csv

@@ -9,10 +9,8 @@ from partita.spm.events import SpmTimeline
 
 
 def draw(tl: SpmTimeline, path: Path, window_ms: float = 20.0) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # the object-oriented API: no pyplot state, no process-wide backend switch
+    from matplotlib.figure import Figure
 
     t0 = tl.slots[0].begin_ns if tl.slots else 0
     t1 = t0 + window_ms * 1e6
@@ -21,7 +19,8 @@ def draw(tl: SpmTimeline, path: Path, window_ms: float = 20.0) -> Path:
     for c in range(ncores):
         lanes += [f"core {c} exec", f"core {c} P0", f"core {c} P1"]
     y = {name: len(lanes) - 1 - i for i, name in enumerate(lanes)}
-    fig, ax = plt.subplots(figsize=(14, 0.45 * len(lanes) + 1.2))
+    fig = Figure(figsize=(14, 0.45 * len(lanes) + 1.2))
+    ax = fig.subplots()
     us = 1e-3
     palette = ["#4c72b0", "#55a868", "#c44e52", "#8172b2", "#ccb974", "#64b5cd", "#8c8c8c"]
 
@@ -62,5 +61,4 @@ def draw(tl: SpmTimeline, path: Path, window_ms: float = 20.0) -> Path:
     ax.set_title("SPM: TDMA slots, partition loads/unloads, executions")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path

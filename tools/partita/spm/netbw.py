@@ -11,12 +11,18 @@ Reported over a window of guest virtual time [start + warm-up, start + warm-up +
   <= 2 us; sends are never early but can be late, see traffic.run_paced);
 - end to end: payloads sent by the host and echoes received back, per flow.
 
-    python -m partita.spm.netbw tests/system/spm_configs/spm_netbw400.yaml
+The arrival instants follow the host's scheduling (QEMU runs with icount sleep=off and does not
+wait for the host), so the delivered figure below the bound depends on host load: it is a
+benchmark (`make bench-net` writes out/bench/netbw.json), not a test. The system test checks
+only what holds for any arrivals (never above the bound, protocol invariants).
+
+    python -m partita.spm.netbw tests/system/spm_configs/spm_netbw400.yaml [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import socket
 import subprocess
 import sys
@@ -29,6 +35,7 @@ import yaml
 from partita.build import build
 from partita.qemu import _fresh_ram, command, read_trace_area
 from partita.spm.events import decode
+from partita.spm.report import invariant_violations
 from partita.spm.traffic import GuestClock, PacedResult, run_paced
 
 RAM_MB = 128
@@ -45,6 +52,7 @@ class NetBw:
     rx_gap_max_ns: int            # largest virtual inter-arrival time in the window
     rx_gap_mean_ns: float
     host: PacedResult
+    violations: list[str]         # protocol invariants broken in the trace (none expected)
 
     @property
     def delivered_bps(self) -> float:
@@ -110,7 +118,8 @@ def measure(cfg: Path, duration_ns: int = 400_000_000, warmup_ns: int = 20_000_0
     rx = sorted(x[0] for x in tl.rx if lo <= x[0] < hi)
     gaps = [b_ - a for a, b_ in zip(rx, rx[1:], strict=False)]
     return NetBw(sigma, duration_ns, len(tx), sum(x[3] for x in tx), len(rx),
-                 max(gaps, default=0), sum(gaps) / len(gaps) if gaps else 0.0, host)
+                 max(gaps, default=0), sum(gaps) / len(gaps) if gaps else 0.0, host,
+                 invariant_violations(tl))
 
 
 def report(r: NetBw) -> str:
@@ -132,9 +141,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("config", type=Path)
     ap.add_argument("--duration-ms", type=float, default=400)
     ap.add_argument("--warmup-ms", type=float, default=20)
+    ap.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
     a = ap.parse_args(argv)
     r = measure(a.config, int(a.duration_ms * 1e6), int(a.warmup_ms * 1e6))
     print(report(r))
+    if a.json is not None:
+        a.json.parent.mkdir(parents=True, exist_ok=True)
+        a.json.write_text(json.dumps({
+            "config": str(a.config), "sigma_ns": r.sigma_ns, "window_ns": r.window_ns,
+            "delivered_bps": r.delivered_bps, "bound_bps": r.bound_bps,
+            "ratio": r.delivered_bps / r.bound_bps, "tx_packets": r.tx_packets,
+            "rx_packets": r.rx_packets, "rx_gap_mean_ns": r.rx_gap_mean_ns,
+            "rx_gap_max_ns": r.rx_gap_max_ns, "host_sent": r.host.sent,
+            "host_received": r.host.received, "violations": r.violations,
+            "note": "arrivals follow host scheduling: a benchmark figure, not deterministic",
+        }, indent=1) + "\n")
+        print(f"wrote {a.json}")
     return 0
 
 

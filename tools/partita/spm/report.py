@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -140,12 +141,12 @@ def _rule_order(tl: SpmTimeline, ncores: int) -> list[str]:
     return bad
 
 
-def spm_bounds(cfg: Path) -> dict[str, dict[str, Any]]:
+def spm_bounds(cfg: Path, app_dirs: Sequence[str | Path] = ()) -> dict[str, dict[str, Any]]:
     """Per SPM task: deadline, and the bound of partita.analysis.spm when it is installed."""
     from partita.config import load_resolved
     from partita.spm import load
 
-    r = load_resolved(cfg)
+    r = load_resolved(cfg, app_dirs=app_dirs)
     spm = load(r.spm)
     if spm is None:
         return {}
@@ -159,9 +160,9 @@ def spm_bounds(cfg: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
-def add_bounds(cfg: Path, out: Path) -> None:
+def add_bounds(cfg: Path, out: Path, app_dirs: Sequence[str | Path] = ()) -> None:
     """Merge the SPM tasks' deadlines and bounds into OUT/bounds.json."""
-    extra = spm_bounds(cfg)
+    extra = spm_bounds(cfg, app_dirs)
     if not extra:
         return
     path = out / "bounds.json"

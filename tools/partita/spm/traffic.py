@@ -5,9 +5,13 @@ guest's virtio-net (QEMU `-netdev user,hostfwd=udp:127.0.0.1:PORT-:5555`: reacha
 root, and the guest driver answers ARP and speaks IPv4/UDP), and counts the payloads that come
 back (the loopback tasks echo them, with their own sequence stamp in bytes 4..7).
 
-Two pacings:
+Three pacings:
+- `run_lockstep`: stop-and-wait, the next payload leaves only when the previous one came back.
+  The guest is never offered more than one packet, so the outcome (every payload echoed, in
+  order, with its flow id) does not depend on how fast the host or QEMU runs: the data-path
+  check of the system tests uses it.
 - `run`: against the host clock (wall time). Under `-icount ...,sleep=off` guest virtual time
-  and host time are unrelated, so this only checks the data path.
+  and host time are unrelated, so how many packets the guest can echo depends on host load.
 - `run_paced`: against the guest's virtual clock, read live from the shared RAM file
   (`GuestClock`: the I/O core publishes its clock in `pt_io_clock_ns` at every loop iteration,
   at least every 2 us while it polls the virtio device). Packet k leaves when the guest clock
@@ -92,6 +96,64 @@ def run(host: str, port: int, seconds: float, period_us: float,
         if f is not None:
             per_flow[f] = per_flow.get(f, 0) + 1
     return Result(sent, received, rbytes, time.monotonic() - start, per_flow)
+
+
+@dataclass
+class LockstepResult:
+    sent: int                     # distinct payloads sent (not counting sends again)
+    echoed: int                   # payloads that came back intact (same flow id and filler)
+    per_flow: dict[int, int]
+    errors: list[str] = field(default_factory=list)  # first few mismatches or time-outs
+
+
+def run_lockstep(host: str, port: int, npackets: int, *, wait_s: float = 60.0,
+                 resend_s: float = 1.0, alive: Callable[[], bool] = lambda: True,
+                 nbytes: int = PAYLOAD_BYTES) -> LockstepResult:
+    """Send `npackets` payloads one at a time, each only after the echo of the previous one.
+    A payload without an echo after `resend_s` host seconds is sent again (QEMU's user network
+    drops what arrives before the guest driver is ready, and a busy host can take long to get
+    there); after `wait_s` the run stops and says so. Late echoes of an earlier payload are
+    recognised by their filler and ignored. The loopback tasks overwrite bytes 4..7 with their
+    own stamp; everything else must come back unchanged."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind(("0.0.0.0", 0))
+    sock.settimeout(0.05)
+    per_flow: dict[int, int] = {}
+    errors: list[str] = []
+    echoed = sent = 0
+    earlier: set[bytes] = set()
+    try:
+        for seq in range(npackets):
+            want = payload(seq, nbytes)
+            sock.sendto(want, (host, port))
+            sent += 1
+            t0 = time.monotonic()
+            t_resend = t0 + resend_s
+            while True:
+                now = time.monotonic()
+                if now > t0 + wait_s or not alive():
+                    errors.append(f"payload {seq}: no echo within {wait_s:g} s")
+                    return LockstepResult(sent, echoed, per_flow, errors)
+                if now > t_resend:
+                    sock.sendto(want, (host, port))
+                    t_resend = now + resend_s
+                try:
+                    data, _ = sock.recvfrom(65536)
+                except TimeoutError:
+                    continue
+                if data[:4] == want[:4] and data[8:] == want[8:]:
+                    break
+                if data[:4] + data[8:] in earlier:
+                    continue  # a late echo of a payload sent again
+                errors.append(f"payload {seq}: echo differs (flow {flow_of(data)}, "
+                              f"{len(data)} bytes)")
+                return LockstepResult(sent, echoed, per_flow, errors)
+            earlier.add(want[:4] + want[8:])
+            echoed += 1
+            per_flow[seq % FLOWS] = per_flow.get(seq % FLOWS, 0) + 1
+    finally:
+        sock.close()
+    return LockstepResult(sent, echoed, per_flow, errors)
 
 
 class GuestClock:
