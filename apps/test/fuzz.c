@@ -54,21 +54,7 @@ static uint64_t rnd(uint64_t *s)
 	return x * 0x2545f4914f6cdd1dull;
 }
 
-static long sys6(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
-{
-	register long r0 __asm__("a0") = a0;
-	register long r1 __asm__("a1") = a1;
-	register long r2 __asm__("a2") = a2;
-	register long r3 __asm__("a3") = a3;
-	register long r4 __asm__("a4") = a4;
-	register long r5 __asm__("a5") = a5;
-	register long r7 __asm__("a7") = nr;
-	__asm__ volatile("ecall"
-			 : "+r"(r0)
-			 : "r"(r1), "r"(r2), "r"(r3), "r"(r4), "r"(r5), "r"(r7)
-			 : "memory");
-	return r0;
-}
+#define sys6 pt_syscall6
 
 /* A pointer: mostly into or around memory the partition owns, often the kernel's. */
 static uint64_t ptr_arg(uint64_t *s)

@@ -22,23 +22,7 @@ static inline __attribute__((always_inline)) int in_user(void)
 	return tp == 0;
 }
 
-static inline __attribute__((always_inline)) long sys6(long nr, long a0, long a1, long a2,
-							long a3, long a4, long a5)
-{
-	register long r0 __asm__("a0") = a0;
-	register long r1 __asm__("a1") = a1;
-	register long r2 __asm__("a2") = a2;
-	register long r3 __asm__("a3") = a3;
-	register long r4 __asm__("a4") = a4;
-	register long r5 __asm__("a5") = a5;
-	register long r7 __asm__("a7") = nr;
-	__asm__ volatile("ecall"
-			 : "+r"(r0)
-			 : "r"(r1), "r"(r2), "r"(r3), "r"(r4), "r"(r5), "r"(r7)
-			 : "memory");
-	return r0;
-}
-#define SYS(nr, a0, a1, a2) sys6((nr), (long)(a0), (long)(a1), (long)(a2), 0, 0, 0)
+#define SYS(nr, a0, a1, a2) pt_syscall6((nr), (long)(a0), (long)(a1), (long)(a2), 0, 0, 0)
 
 UTEXT int pt_thread_create(const struct pt_thread_attr *a)
 {

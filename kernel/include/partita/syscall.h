@@ -34,4 +34,26 @@ enum pt_syscall_nr {
 	PT_SYS_SUBSYS_FIRST = 64,
 };
 
+#if defined(__riscv)
+/* One system call from U-mode: number in a7, arguments in a0..a5, result in a0. The pt_*
+ * stubs (kernel/core/ustubs.c) use it; so may a program that must pass arbitrary values
+ * (the system-call fuzzer, apps/test/fuzz.c). */
+static inline __attribute__((always_inline)) long pt_syscall6(long nr, long a0, long a1,
+							      long a2, long a3, long a4, long a5)
+{
+	register long r0 __asm__("a0") = a0;
+	register long r1 __asm__("a1") = a1;
+	register long r2 __asm__("a2") = a2;
+	register long r3 __asm__("a3") = a3;
+	register long r4 __asm__("a4") = a4;
+	register long r5 __asm__("a5") = a5;
+	register long r7 __asm__("a7") = nr;
+	__asm__ volatile("ecall"
+			 : "+r"(r0)
+			 : "r"(r1), "r"(r2), "r"(r3), "r"(r4), "r"(r5), "r"(r7)
+			 : "memory");
+	return r0;
+}
+#endif
+
 #endif
