@@ -74,17 +74,23 @@ def _ceil(a: int, b: int) -> int:
     return -((-a) // b)
 
 
+HORIZON = 1 << 62  # no busy period is followed past this (ns): the analysis says "unbounded"
+
+
 def rta_one(C: Sequence[int], T: Sequence[int], D: Sequence[int], i: int,
             J: Sequence[int] | None = None, B: int = 0, limit: int | None = None
             ) -> int | None:
     """Preemptive FP response time of task i (tasks 0..i-1 have higher priority).
 
-    Handles D > T through the level-i busy period. Returns None if a bound exceeds
-    `limit` (default: the deadline D_i) or the level-i utilization is >= 1 with an unbounded
-    busy period."""
+    Handles D > T through the level-i busy period. Returns None ("unbounded") if a response
+    (jitter included) exceeds `limit` (default: the deadline D_i), or the level-i utilization
+    is above 1, or exactly 1 with blocking or release jitter (the busy period need not end),
+    or the busy period passes 2^62. Every loop is bounded by these."""
     J = [0] * len(C) if J is None else J
     lim = D[i] if limit is None else limit
     u = _util(C, T, i + 1)
+    if u > 1 or (u == 1 and (B > 0 or any(J[j] > 0 for j in range(i + 1)))):
+        return None
     worst = 0
     q = 0
     while True:
@@ -96,10 +102,13 @@ def rta_one(C: Sequence[int], T: Sequence[int], D: Sequence[int], i: int,
             w = nw
             if w + J[i] - q * T[i] > lim:
                 return None
-        worst = max(worst, w + J[i] - q * T[i])
+        r = w + J[i] - q * T[i]
+        if r > lim:  # also for a job whose fixed point needed no iteration
+            return None
+        worst = max(worst, r)
         if w + J[i] <= (q + 1) * T[i]:  # busy period ends before the next release
             return worst
-        if u > 1 or (u == 1 and B > 0):
+        if w > HORIZON:
             return None
         q += 1
 

@@ -1,0 +1,48 @@
+"""Regressions of issue 10 (sets quoted in the issue): no analysis hangs, and FP RTA never
+returns a response above the deadline."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+from partita.analysis import fp
+
+
+@contextmanager
+def at_most(seconds: int) -> Iterator[None]:
+    """Fail instead of hanging (the bug was an endless loop)."""
+    def boom(*_: object) -> None:
+        raise TimeoutError(f"analysis did not return within {seconds} s")
+    old = signal.signal(signal.SIGALRM, boom)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: fp.rta_one([5], [5], [5], 0, J=[1]),
+    lambda: fp.rta_one([1, 1], [2, 2], [2, 3], 1, J=[1, 0]),
+    lambda: fp.rta_one([1, 1], [2, 2], [2, 1000], 1, J=[1, 0]),
+])
+def test_level_utilization_one_with_jitter_returns(call: Callable[[], int | None]) -> None:
+    with at_most(5):
+        assert call() is None  # unbounded busy period: no bound
+
+
+def test_top_priority_with_jitter_above_deadline_is_none() -> None:
+    assert fp.rta_one([2, 1], [3, 6], [2, 5], 0, J=[1, 2]) is None  # R = 3 > D = 2
+    assert fp.rta_one([2, 1], [3, 6], [3, 5], 0, J=[1, 2]) == 3
+    assert fp.rta_one([2], [10], [2], 0, B=1) is None
+
+
+def test_schedulable_sets_keep_their_bounds() -> None:
+    # a textbook set (C, T = D): responses 3, 6, 20
+    C, T = [3, 3, 5], [7, 12, 20]
+    assert [fp.rta_one(C, T, T, i) for i in range(3)] == [3, 6, 20]
+    assert fp.rta_one([1, 1], [2, 2], [2, 2], 1) == 2  # u == 1 without jitter is fine
