@@ -46,3 +46,21 @@ def test_schedulable_sets_keep_their_bounds() -> None:
     C, T = [3, 3, 5], [7, 12, 20]
     assert [fp.rta_one(C, T, T, i) for i in range(3)] == [3, 6, 20]
     assert fp.rta_one([1, 1], [2, 2], [2, 2], 1) == 2  # u == 1 without jitter is fine
+
+
+@pytest.mark.parametrize(("C", "T", "D", "m"), [
+    ([1, 9, 6, 2], [30, 10, 12, 6], [19, 9, 6, 3], 2),   # task 0 responds in 11 > "bound" 10
+    ([4, 1, 4, 1, 3], [6, 15, 5, 8, 3], [4, 9, 4, 1, 3], 3),  # task 1: 6 > "bound" 5
+])
+def test_gedf_rejected_set_reports_no_bounds(C: list[int], T: list[int], D: list[int],
+                                             m: int) -> None:
+    import numpy as np
+    from partita.analysis import gedf
+    from partita.model import Task
+
+    _, ok = gedf.rta_bounds(np.array([C]), np.array([T]), np.array([D]), m)
+    assert not ok.any()
+    tasks = [Task(name=f"t{i}", wcet_ns=c, period_ns=t, deadline_ns=d)
+             for i, (c, t, d) in enumerate(zip(C, T, D, strict=True))]
+    verdict, bounds = gedf.analyze(tasks, m, "rta")
+    assert verdict is False and bounds == [None] * len(C)

@@ -132,8 +132,9 @@ def bcl_iterative(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) ->
 
 def rta_bounds(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int
                ) -> tuple[np.ndarray, np.ndarray]:
-    """Bertogna-Cirinei RTA for G-EDF: (R (S, n), ok (S, n)); R is the bound (or D where
-    the task is not shown schedulable, then ok is False)."""
+    """Bertogna-Cirinei RTA for G-EDF: (R (S, n), ok (S, n)); R is the bound where ok. When any
+    task of a set is not shown schedulable, ok is False for every task of that set: no per-task
+    number of a failing set is a bound."""
     _check_m(m)
     C, T, D = _prep(C, T, D)
     n = C.shape[1]
@@ -181,6 +182,11 @@ def rta_bounds(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int
         R[live] = nR
         ok[live] = ~over
         live = live[changed]
+    # A task that fails is held at D, which is not its response bound, so the others' bounds
+    # (computed with its interference) are not bounds either: a set that fails gives none
+    # (issue 10: C=[1,9,6,2], T=[30,10,12,6], D=[19,9,6,3], m=2 had task 0 "bounded" by 10
+    # and responding in 11).
+    ok &= ok.all(axis=1)[:, None]
     return R, ok
 
 
