@@ -64,3 +64,20 @@ def test_gedf_rejected_set_reports_no_bounds(C: list[int], T: list[int], D: list
              for i, (c, t, d) in enumerate(zip(C, T, D, strict=True))]
     verdict, bounds = gedf.analyze(tasks, m, "rta")
     assert verdict is False and bounds == [None] * len(C)
+
+
+def test_batch_apis_refuse_non_integers_and_bad_periods() -> None:
+    from partita.analysis import edf, gedf
+    from partita.analysis.errors import AnalysisInputError
+
+    for test in (gedf.gfb, gedf.bak, gedf.bcl, gedf.bcl_iterative, gedf.rta):
+        with pytest.raises(AnalysisInputError, match="1.9 is not an integer"):
+            test([1.9, 1.9, 1.9], [2, 2, 2], None, 2)
+    with pytest.raises(AnalysisInputError, match="not an integer"):
+        edf.qpa_batch([0.6, 0.6], [1, 1], [1, 1])
+    with pytest.raises(AnalysisInputError, match="not an integer"):
+        fp.rta_batch([[2.6, 2.6]], [[5, 5]], [[5, 5]])
+    with pytest.raises(AnalysisInputError, match="period_ns must be > 0"):
+        edf.qpa_batch([1, 1], [0, 2], [1, 2])
+    # whole floats are integers
+    assert fp.rta_batch([[2.0, 2.0]], [[5.0, 5.0]], [[5.0, 5.0]]).tolist() == [[2, 4]]

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d
+from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d, validated
 from partita.model import Task
 
 _BIG = np.int64(1) << np.int64(62)
@@ -96,7 +96,7 @@ def _max_deadline_below(T: np.ndarray, D: np.ndarray, t: np.ndarray) -> np.ndarr
 
 def qpa_batch(C: np.ndarray, T: np.ndarray, D: np.ndarray) -> np.ndarray:
     """Exact EDF verdict per set by QPA (Zhang & Burns 2009), vectorised in lock step."""
-    C, T, D = (batch2d(x).astype(np.int64) for x in (C, T, D))
+    C, T, D = validated(C, T, D)
     S = C.shape[0]
     L = bound_L(C, T, D)
     ok_u = _exact_u_le_1(C, T)

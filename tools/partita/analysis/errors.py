@@ -104,3 +104,29 @@ def batch2d(x: np.ndarray) -> np.ndarray:
     """View a single set (n,) as a batch (1, n); leave (S, n) alone."""
     x = np.asarray(x)
     return x[None, :] if x.ndim == 1 else x
+
+
+def int_batch(x: object, name: str) -> np.ndarray:
+    """`x` as an int64 batch (S, n), refusing what is not an exact integer: a float is
+    accepted only when it has no fractional part (1.9 must not silently become 1)."""
+    a = batch2d(np.asarray(x))
+    if a.dtype.kind in "iu":
+        return a.astype(np.int64)
+    if a.dtype.kind != "f":
+        raise AnalysisInputError(f"{name}: integers expected (ns or ticks), got {a.dtype}")
+    if not np.isfinite(a).all() or (a != np.floor(a)).any():
+        bad = np.argwhere(~np.isfinite(a) | (a != np.floor(a)))[0]
+        s, i = int(bad[0]), int(bad[1])
+        raise AnalysisInputError(f"{name}: set {s}, task {i}: {float(a[s, i])} is not an integer "
+                                 "(the tests are exact: give integer ns or scale the set)")
+    return a.astype(np.int64)
+
+
+def validated(C: object, T: object, D: object | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The three arrays of a batch as int64 (S, n), validated (check_batch); D None = T."""
+    Ci, Ti = int_batch(C, "C"), int_batch(T, "T")
+    Di = Ti.copy() if D is None else int_batch(D, "D")
+    if not (Ci.shape == Ti.shape == Di.shape):
+        raise AnalysisInputError(f"C, T, D shapes differ: {Ci.shape}, {Ti.shape}, {Di.shape}")
+    check_batch(Ci, Ti, Di)
+    return Ci, Ti, Di

@@ -31,7 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from partita.analysis.errors import AnalysisInputError, TaskArrays, as_arrays, batch2d
+from partita.analysis.errors import AnalysisInputError, TaskArrays, as_arrays, batch2d, validated
 from partita.model import Task
 
 #: Response time marker for "no bound found below the limit" in array results.
@@ -185,7 +185,7 @@ def rta_batch(C: np.ndarray, T: np.ndarray, D: np.ndarray, J: np.ndarray | None 
 
     All tasks of all sets iterate in lock step; a task stops when its fixed point is reached
     or its response exceeds D (then UNBOUNDED). Returns R (S, n) int64."""
-    C, T, D = batch2d(C).astype(np.int64), batch2d(T).astype(np.int64), batch2d(D)
+    C, T, D = validated(C, T, D)
     if (D > T).any():
         raise AnalysisInputError("rta_batch supports D <= T only; use rta() for D > T")
     J = np.zeros_like(C) if J is None else batch2d(J).astype(np.int64)

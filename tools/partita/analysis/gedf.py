@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d
+from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d, validated
 from partita.model import Task
 
 MAX_ROUNDS = 100_000
@@ -43,9 +43,7 @@ MAX_ROUNDS = 100_000
 
 def _prep(C: np.ndarray, T: np.ndarray, D: np.ndarray | None
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    C = batch2d(C).astype(np.int64)
-    T = batch2d(T).astype(np.int64)
-    D = T.copy() if D is None else batch2d(D).astype(np.int64)
+    C, T, D = validated(C, T, D)
     if (D > T).any():
         raise AnalysisInputError("global EDF tests here support D <= T only")
     return C, T, D
