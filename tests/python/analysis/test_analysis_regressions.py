@@ -81,3 +81,12 @@ def test_batch_apis_refuse_non_integers_and_bad_periods() -> None:
         edf.qpa_batch([1, 1], [0, 2], [1, 2])
     # whole floats are integers
     assert fp.rta_batch([[2.0, 2.0]], [[5.0, 5.0]], [[5.0, 5.0]]).tolist() == [[2, 4]]
+
+
+def test_gfb_decides_ties_exactly() -> None:
+    from partita.analysis import gedf
+
+    assert gedf.gfb([2, 1, 16], [10, 5, 20], None, 2).tolist() == [True]  # exact tie
+    # ns-scale near-tie that breaks the bound by about 1e-17: rejected (as SchedCAT does)
+    C, T = [147713354, 422394209, 600000000], [437669385, 913284490, 1000000000]
+    assert gedf.gfb(C, T, None, 2).tolist() == [False]

@@ -32,6 +32,7 @@ schedulable. Notation: U_i = C_i/T_i, lambda_i = C_i/D_i (density).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -60,7 +61,15 @@ def gfb(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarra
     C, T, D = _prep(C, T, D)
     lam = C / D
     lmax = lam.max(axis=1)
-    return lam.sum(axis=1) <= m * (1.0 - lmax) + lmax
+    slack = m * (1.0 - lmax) + lmax - lam.sum(axis=1)
+    ok = slack >= 0
+    # Floats decide clear cases; near-ties (within 1e-9) are decided exactly in rationals
+    # (issue 10: C=[2,1,16], T=D=[10,5,20], m=2 is an exact tie and must be accepted).
+    for s in np.flatnonzero(np.abs(slack) < 1e-9):
+        fr = [Fraction(int(c), int(d)) for c, d in zip(C[s], D[s], strict=True)]
+        fmax = max(fr)
+        ok[s] = sum(fr) <= m * (1 - fmax) + fmax
+    return ok
 
 
 def bak(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarray:
