@@ -90,3 +90,10 @@ def test_gfb_decides_ties_exactly() -> None:
     # ns-scale near-tie that breaks the bound by about 1e-17: rejected (as SchedCAT does)
     C, T = [147713354, 422394209, 600000000], [437669385, 913284490, 1000000000]
     assert gedf.gfb(C, T, None, 2).tolist() == [False]
+
+
+def test_cli_durations_use_a_unit_that_fits() -> None:
+    from partita.analysis.cli import _dur
+
+    assert [_dur(3), _dur(1500), _dur(4_993_068), _dur(2 * 10**9)] == \
+        ["3 ns", "1.500 µs", "4.993 ms", "2 s"]

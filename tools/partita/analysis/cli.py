@@ -157,6 +157,14 @@ def _uniproc(test: str, tasks: Sequence[Task]) -> tuple[bool, Bounds]:
     return v, [x.d if v else None for x in tasks]
 
 
+def _dur(ns: int) -> str:
+    """A duration in the unit that fits it (ns-scale sets must not print as '0.0 µs')."""
+    for unit, scale in (("s", 10**9), ("ms", 10**6), ("µs", 10**3)):
+        if abs(ns) >= scale:
+            return f"{ns / scale:,.3f} {unit}".replace(".000 ", " ")
+    return f"{ns} ns"
+
+
 def run_test(test: str, tasks: Sequence[Task], plat: Platform) -> tuple[bool, Bounds]:
     """Run one named test; returns (verdict, bounds in the order of `tasks`)."""
     if test in UNIPROC:
@@ -332,9 +340,9 @@ def run(args: argparse.Namespace) -> int:
     for col in ("task", "bound", "deadline", "verdict"):
         tab.add_column(col, justify="left" if col == "task" else "right")
     for name, r in out["tasks"].items():
-        b = "—" if r["bound_ns"] is None else f"{r['bound_ns'] / 1e3:,.1f} µs"
+        b = "—" if r["bound_ns"] is None else _dur(r["bound_ns"])
         ok = "[green]ok[/green]" if r["schedulable"] else "[red]MISS[/red]"
-        tab.add_row(name, b, f"{r['deadline_ns'] / 1e3:,.1f} µs", ok)
+        tab.add_row(name, b, _dur(r["deadline_ns"]), ok)
     con.print(tab)
     ov = out.get("overheads")
     if ov is not None:
