@@ -16,7 +16,10 @@ CFLAGS_MARCH := -march=rv64imac_zicsr_zifencei_zbb -mabi=lp64 -mcmodel=medany
 # PT_TRACE=0 compiles every trace record out (kernel/trace/trace.h); `partita bench` builds
 # that variant in its own directory (build/<name>-notrace) for its "tracing off" figures.
 PT_TRACE ?= 1
-CFLAGS := $(CFLAGS_MARCH) -DPT_TRACE=$(PT_TRACE) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
+# PT_ASSERTS=0 compiles the core's invariant checks (PT_ASSERT, kernel/core/kernel.h) out; the
+# lean "tracing off" image drops them with the trace, every tested image keeps them.
+PT_ASSERTS ?= $(PT_TRACE)
+CFLAGS := $(CFLAGS_MARCH) -DPT_TRACE=$(PT_TRACE) -DPT_ASSERTS=$(PT_ASSERTS) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
 	-fno-common -fno-stack-protector -fno-pic -fno-pie -fno-jump-tables \
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
 	-Ikernel/include -Ikernel -MMD -MP

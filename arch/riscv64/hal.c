@@ -12,7 +12,6 @@ extern void arch_trap_vector(void);
 extern void arch_thread_trampoline(void);
 void plat_uart_putc(char c);
 _Noreturn void plat_poweroff(int code);
-void pt_kmain(uint32_t cpu);
 void arch_s_entry(uint64_t hartid);
 
 /* S-mode entry from m_start(): traps, interrupt enables, SUM, then the portable kmain. */

@@ -18,6 +18,25 @@
 #include "sched/sched.h"
 #include "trace/trace.h"
 
+/*
+ * PT_ASSERT(cond): an invariant of the core. Compiled in for every tested image (the check is
+ * a compare and a not-taken branch; a failure panics naming the condition, file and line);
+ * compiled out with PT_ASSERTS=0 (the lean image `partita bench` measures "tracing off" on).
+ */
+#ifndef PT_ASSERTS
+#define PT_ASSERTS 1
+#endif
+_Noreturn void pt_assert_fail(const char *cond, const char *file, int line);
+#if PT_ASSERTS
+#define PT_ASSERT(cond)                                                                     \
+	do {                                                                                \
+		if (__builtin_expect(!(cond), 0))                                           \
+			pt_assert_fail(#cond, __FILE__, __LINE__);                          \
+	} while (0)
+#else
+#define PT_ASSERT(cond) ((void)sizeof(!(cond)))
+#endif
+
 /* PT_MAX_THREADS, PT_MAX_PARTITIONS, PT_MAX_SCHEDS: <partita/limits.h> (via config.h) */
 #define PT_KSTACK_SLOT PT_STACK_SLOT_BYTES /* VA per thread slot in the kernel-stack window */
 #define PT_USTACK_SLOT PT_STACK_SLOT_BYTES
@@ -115,11 +134,11 @@ struct pt_thread {
 	void *arg;
 	uintptr_t kstack_top, kstack_lo, ustack_top;
 	/* real time (cycles) */
-	uint64_t period, rel_deadline, wcet, offset;
+	uint64_t period_cycles, rel_deadline_cycles, wcet_cycles, offset_cycles;
 	uint64_t job;                  /* number of the last released job (1, 2, ...) */
 	uint64_t pending;              /* released jobs queued behind the active one */
 	uint64_t dl_checked;           /* last job whose deadline alarm fired */
-	uint64_t release_at, next_release, last_sporadic;
+	uint64_t release_at_cycles, next_release_cycles, last_sporadic;
 	uint64_t dispatched_at, exec_job;
 	uint64_t n_done, n_miss, n_overrun, n_budget, max_response;
 	int16_t home_cpu;              /* cpu whose alarm queue holds its releases */
@@ -144,7 +163,8 @@ struct pt_cpu {
 	uint32_t id;
 	uint8_t online;
 	volatile uint8_t need_resched;
-	uint8_t in_timer_irq;          /* alarms re-armed now are programmed at the irq's end */
+	uint8_t in_timer_irq;          /* inside pt_irq_timer: a stop of the current thread is
+					* deferred to the irq's exit (thread.c) */
 	uint8_t timer_dirty;           /* the timer must be re-programmed (pt_flush_deferred) */
 	uint32_t ipi_mask;             /* IPIs to send once no lock is held */
 	struct pt_sched *sched;        /* NULL for non-application roles */
@@ -152,7 +172,7 @@ struct pt_cpu {
 	hal_as_t as;                   /* address space loaded in satp */
 	struct pt_spinlock alarm_lock;
 	struct pt_list alarms;
-	uint64_t slice_end, budget_end;
+	uint64_t slice_end_cycles, budget_end_cycles; /* absolute; UINT64_MAX = none */
 	uint64_t irqs, switches;
 };
 
@@ -189,7 +209,7 @@ void pt_trace_thread_info(struct pt_thread *t);
 
 /* memory (mem.c over kernel/mm) */
 void pt_mem_init(void);
-uintptr_t pt_pages_alloc(const uint64_t *colors, size_t npages); /* one page; 0 if none */
+uintptr_t pt_page_alloc_in(const uint64_t *colors); /* one page of those colors; 0 if none */
 
 /* sched_core.c — all with interrupts masked */
 void pt_sched_init(void);
@@ -212,10 +232,25 @@ void pt_thread_stop(struct pt_thread *t, uint8_t reason); /* any state, any cpu 
 void pt_idle_create(struct pt_cpu *c);
 void pt_thread_reap(struct pt_thread *t);
 void pt_thread_start_initial(uint32_t cpu);
+void pt_thread_restart_ctx(struct pt_thread *t);        /* next switch-in starts a new job */
+struct pt_thread *pt_thread_slot_alloc(struct pt_partition *part, bool enforce, int *err);
+uintptr_t pt_thread_kstack_map(struct pt_thread *t, uint32_t pages); /* stack top; 0: no memory */
+
+/* arg0 of IRQ_ENTER / IRQ_EXIT records: the interrupt cause (RISC-V scause code) */
+#define PT_IRQ_CAUSE_TIMER 5 /* supervisor timer */
+
+/* Exit codes of the machine (hal_poweroff, the trace area's exit code, arg0 of SHUTDOWN). */
+enum pt_exit_code {
+	PT_EXIT_OK = 0,
+	PT_EXIT_PANIC = 1,          /* pt_panic */
+	PT_EXIT_TRAP = 2,           /* an unexpected trap in the kernel */
+	PT_EXIT_STACK_OVERFLOW = 3, /* a kernel stack overflowed into its guard page */
+};
 
 /* time.c */
 void pt_alarm_init(struct pt_alarm *a, void (*fn)(struct pt_alarm *));
 void pt_alarm_arm(struct pt_alarm *a, uint64_t when);  /* on the calling cpu's queue */
+void pt_alarm_arm_on(struct pt_alarm *a, uint64_t when, uint32_t cpu); /* on cpu's queue */
 void pt_alarm_cancel(struct pt_alarm *a);
 void pt_timer_reprogram(struct pt_cpu *c);  /* marks the timer dirty */
 /* Program the timer and send IPIs decided while locks were held. Call with no lock held:
@@ -237,15 +272,15 @@ static inline void pt_preempt_point(void)
 	pt_flush_deferred();
 }
 
-/* rt.c */
-void pt_rt_init_thread(struct pt_thread *t);
-void pt_rt_start(struct pt_thread *t);                  /* arm the first release */
-void pt_rt_account_out(struct pt_thread *t, uint64_t now); /* switched out */
-void pt_rt_budget_arm(struct pt_cpu *c, struct pt_thread *t, uint64_t now);
-void pt_rt_budget_expired(struct pt_cpu *c);
-void pt_rt_summary(void);
-void pt_rt_counters_init(void);
-uint64_t pt_rt_job_deadline(const struct pt_thread *t); /* active job's, else UINT64_MAX */                         /* boot, before any thread */
+/* job.c */
+void pt_job_init_thread(struct pt_thread *t);
+void pt_job_start(struct pt_thread *t);                  /* arm the first release */
+void pt_job_account_out(struct pt_thread *t, uint64_t now); /* switched out */
+void pt_job_budget_arm(struct pt_cpu *c, struct pt_thread *t, uint64_t now);
+void pt_job_budget_expired(struct pt_cpu *c);
+void pt_job_summary(void);
+void pt_job_counters_init(void);
+uint64_t pt_job_deadline(const struct pt_thread *t); /* active job's, else UINT64_MAX */                         /* boot, before any thread */
 
 /* sync (kernel/sync) — blocking glue in sync/waitq.c */
 extern struct pt_spinlock pt_sync_lock;
@@ -289,8 +324,6 @@ int pt_k_sem_delete(int id);
 int pt_k_mutex_delete(int id);
 int pt_k_mq_delete(int id);
 void pt_waitq_wake_all(struct pt_waitq *q, int result); /* pt_sync_lock held */
-/* object ownership for user callers: 0 = any */
-bool pt_sync_obj_allowed(uint16_t owner_part);
 
 /* subsystem registry (subsys.c, <partita/subsys.h>): the hooks of linked subsystems */
 enum { PT_SUBSYS_HOOK_RELEASE = 1, PT_SUBSYS_HOOK_COMPLETE = 2, PT_SUBSYS_HOOK_FAULT = 4 };
@@ -312,7 +345,7 @@ static inline void pt_subsys_on_complete(uint32_t tid, uint64_t job, uint64_t re
 		pt_subsys_complete_slow(tid, job, resp);
 }
 
-/* user window helpers (ustubs.c) */
+/* user window helpers (api_stubs.c) */
 void pt_thread_body(void (*entry)(void *), void *arg, uint64_t kind);
 bool pt_user_range_ok(const void *p, size_t n, bool write);
 /* A user thread's syscall trace record may be written (its partition's token bucket);

@@ -10,13 +10,12 @@ struct pt_cpu pt_cpus[PT_MAX_CPUS];
 static volatile uint32_t boot_go;
 static struct hal_ctx boot_ctx[PT_MAX_CPUS];
 extern uint32_t pt_user_icount_shift;
-void pt_kmain(uint32_t cpu);
 
 /* A page for a partition's private copy of the application globals, from its own colors. */
 static uintptr_t partition_page(void *ctx)
 {
 	const struct pt_partition *p = ctx;
-	return pt_pages_alloc(p->colors, 1);
+	return pt_page_alloc_in(p->colors);
 }
 
 static void partitions_init(void)
@@ -42,7 +41,7 @@ static void partitions_init(void)
 		/* heap: the first pages of the partition region */
 		p->heap_lo = p->heap_hi = HAL_USER_VA;
 		for (uint32_t off = 0; off < pc->heap_bytes; off += HAL_PAGE_SIZE) {
-			uintptr_t pa = pt_pages_alloc(p->colors, 1);
+			uintptr_t pa = pt_page_alloc_in(p->colors);
 			if (!pa || hal_as_map(p->as, HAL_USER_VA + off, pa, HAL_PAGE_SIZE,
 					      HAL_MAP_R | HAL_MAP_W | HAL_MAP_U))
 				pt_panic("partition %s: no memory for heap", pc->name);
@@ -94,14 +93,14 @@ void pt_kmain(uint32_t cpu)
 			  pt_config.name, pt_config.ncpus, pt_config.icount_shift,
 			  hal_cycles_per_sec());
 		pt_trace_init(pt_config.ncpus);
-		pt_rt_counters_init();
+		pt_job_counters_init();
 		pt_mem_init();
 		pt_sched_init();
 		for (uint32_t i = 0; i < pt_config.ncpus; i++) {
 			pt_cpus[i].id = i;
 			pt_cpus[i].hal.cpu = i;
 			pt_list_init(&pt_cpus[i].alarms);
-			pt_cpus[i].slice_end = pt_cpus[i].budget_end = UINT64_MAX;
+			pt_cpus[i].slice_end_cycles = pt_cpus[i].budget_end_cycles = UINT64_MAX;
 			pt_idle_create(&pt_cpus[i]);
 		}
 		partitions_init();

@@ -38,9 +38,10 @@ static bool color_allowed(const uint64_t *colors, uint32_t c)
 	return !any || (colors[c / 64] >> (c % 64)) & 1;
 }
 
-uintptr_t pt_pages_alloc(const uint64_t *colors, size_t npages)
+/* One page of one of `colors` (round-robin over them, so a partition's pages spread over
+ * its colors); stacks and regions are mapped page by page. */
+uintptr_t pt_page_alloc_in(const uint64_t *colors)
 {
-	(void)npages; /* one page per call: stacks and regions are mapped page by page */
 	unsigned long f = hal_irq_save();
 	pt_spin_lock(&mm_lock);
 	uint64_t pa = 0;

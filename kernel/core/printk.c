@@ -108,7 +108,12 @@ _Noreturn void pt_panic(const char *fmt, ...)
 	va_end(ap);
 	put(&o, '\n');
 	hal_console_write(o.b, o.n);
-	pt_trace_emit(PT_EV_SHUTDOWN, 0, 1, 0);
-	pt_trace_set_exit_code(1); /* the report must never say "exit code: 0" after a panic */
-	hal_poweroff(1);
+	pt_trace_emit(PT_EV_SHUTDOWN, 0, PT_EXIT_PANIC, 0);
+	pt_trace_set_exit_code(PT_EXIT_PANIC); /* the report must never say "exit code: 0" after a panic */
+	hal_poweroff(PT_EXIT_PANIC);
+}
+
+_Noreturn void pt_assert_fail(const char *cond, const char *file, int line)
+{
+	pt_panic("assertion failed: %s (%s:%d)", cond, file, line);
 }

@@ -161,6 +161,7 @@ void pt_ready_locked(struct pt_thread *t)
 		t->state = PT_TS_SUSPENDED;
 		return;
 	}
+	PT_ASSERT(!t->se.on_rq && t->state != PT_TS_READY && t->state != PT_TS_RUNNING);
 	t->state = PT_TS_READY;
 	if (!(s->fp && s->one_cpu)) {
 		ready_general(s, t);
@@ -248,15 +249,15 @@ void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 static __attribute__((noinline)) void program_slice_slow(struct pt_cpu *c, struct pt_sched *s,
 							 struct pt_thread *t, uint64_t now)
 {
-	uint64_t slice = c->slice_end, budget = c->budget_end;
-	c->slice_end = UINT64_MAX;
+	uint64_t slice = c->slice_end_cycles, budget = c->budget_end_cycles;
+	c->slice_end_cycles = UINT64_MAX;
 	if (s->rr_slice_cycles && t != c->idle) {
 		if (!t->se.slice_left)
 			t->se.slice_left = s->rr_slice_cycles;
-		c->slice_end = now + t->se.slice_left;
+		c->slice_end_cycles = now + t->se.slice_left;
 	}
-	pt_rt_budget_arm(c, t, now);
-	if (c->slice_end != slice || c->budget_end != budget)
+	pt_job_budget_arm(c, t, now);
+	if (c->slice_end_cycles != slice || c->budget_end_cycles != budget)
 		pt_timer_reprogram(c);
 }
 
@@ -265,7 +266,7 @@ static __attribute__((noinline)) void program_slice_slow(struct pt_cpu *c, struc
 static inline void program_slice(struct pt_cpu *c, struct pt_sched *s, struct pt_thread *t,
 				 uint64_t now)
 {
-	if (s->rr_slice_cycles || t->enforce_budget || (c->slice_end & c->budget_end) != UINT64_MAX)
+	if (s->rr_slice_cycles || t->enforce_budget || (c->slice_end_cycles & c->budget_end_cycles) != UINT64_MAX)
 		program_slice_slow(c, s, t, now);
 }
 
@@ -322,12 +323,15 @@ static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt
 	struct pt_thread *next = best ? pt_thread_of(best) : c->idle;
 	uint64_t now = hal_cycles();
 
+	/* the caller chose to leave: prev is no longer RUNNING (idle always is) */
+	PT_ASSERT(prev->state != PT_TS_RUNNING || prev == c->idle);
+	PT_ASSERT(!best || next->state == PT_TS_READY);
 	if (best)
 		rq_dequeue(s, best);
 	if (prev->job_active)
-		pt_rt_account_out(prev, now);
+		pt_job_account_out(prev, now);
 	if (s->rr_slice_cycles && prev != c->idle)
-		prev->se.slice_left = c->slice_end > now ? c->slice_end - now : 0;
+		prev->se.slice_left = c->slice_end_cycles > now ? c->slice_end_cycles - now : 0;
 	if (next == prev) {
 		prev->state = PT_TS_RUNNING;
 		program_slice(c, s, next, now);
@@ -368,6 +372,7 @@ static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt
 static __attribute__((noinline)) void switch_lean(struct pt_cpu *c, struct pt_sched *s,
 						  struct pt_thread *prev, struct pt_thread *next)
 {
+	PT_ASSERT((prev->state != PT_TS_RUNNING || prev == c->idle) && next->state == PT_TS_READY);
 	pt_fp_dequeue(s, &next->se); /* a no-op for the hand-off candidate (not queued) */
 	uint64_t now = hal_cycles();
 	if (prev->job_active)
@@ -393,7 +398,7 @@ static inline bool switch_is_lean(const struct pt_cpu *c, const struct pt_sched 
 	hal_as_t as = next->part ? next->part->as : 0;
 	return s->lean && next != prev && next != c->idle && next->se.cpu == (int16_t)c->id &&
 	       prev->state < PT_TS_STOPPED && as == c->as && !next->enforce_budget &&
-	       (c->slice_end & c->budget_end) == UINT64_MAX;
+	       (c->slice_end_cycles & c->budget_end_cycles) == UINT64_MAX;
 }
 
 static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sched_entity *best)
@@ -417,6 +422,7 @@ void pt_finish_switch(void)
 {
 	struct pt_cpu *c = pt_this_cpu();
 	struct pt_thread *r = c->reap;
+	PT_ASSERT(c->current->state == PT_TS_RUNNING && c->current != r);
 	c->reap = 0;
 	if (c->sched)
 		pt_sched_unlock(c->sched);
@@ -444,7 +450,7 @@ static __attribute__((noinline)) void schedule_handoff(struct pt_cpu *c, struct 
 	    cur != c->idle && pt_fp_preempts(h, &cur->se) &&
 	    pt_fp_best_level(&s->rq.fp) >= pt_fp_level_of(h) && s->lean &&
 	    h->cpu == (int16_t)c->id && as == c->as && !next->enforce_budget &&
-	    (c->slice_end & c->budget_end) == UINT64_MAX) {
+	    (c->slice_end_cycles & c->budget_end_cycles) == UINT64_MAX) {
 		s->handoff = 0;
 		cur->state = PT_TS_READY;
 		pt_fp_enqueue_head(s, &cur->se);
@@ -491,7 +497,7 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 	}
 	if (!best) {
 		uint64_t now = hal_cycles();
-		if (cur != c->idle && c->slice_end <= now)
+		if (cur != c->idle && c->slice_end_cycles <= now)
 			program_slice(c, s, cur, now);
 		pt_sched_unlock(s);
 		pt_flush_deferred();
@@ -502,7 +508,7 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 		return;
 	}
 	uint64_t now = hal_cycles();
-	bool expired = c->slice_end <= now;
+	bool expired = c->slice_end_cycles <= now;
 	bool preempt = rq_preempts(s, best, &cur->se);
 	bool rotate = expired && !rq_preempts(s, &cur->se, best);
 	if (!preempt && !rotate) {

@@ -156,3 +156,20 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 		pt_trace_emit(PT_EV_SYSCALL, me->tid, nr, (uint64_t)r);
 	return r;
 }
+
+int pt_k_console_write(const char *s, size_t n)
+{
+	hal_console_write(s, n);
+	return (int)n;
+}
+
+int pt_k_trace_mark(uint64_t a0, uint64_t a1)
+{
+	struct pt_thread *me = pt_current();
+	unsigned long f = hal_irq_save();
+	bool ok = pt_trace_budget_take(me);
+	if (ok)
+		pt_trace_emit(PT_EV_MARK, me->tid, a0, a1);
+	hal_irq_restore(f);
+	return ok ? PT_OK : PT_EAGAIN;
+}

@@ -1,6 +1,6 @@
 /*
- * Threads: a static pool of control blocks, stacks in guarded slots, and the native thread
- * API. A thread's kernel stack lives in the kernel-stack window (slot = pool index, the page
+ * Threads: a static pool of control blocks, stacks in guarded slots, stopping, and the native
+ * thread API (the idle loop is in idle.c, fault entry points in fault.c). A thread's kernel stack lives in the kernel-stack window (slot = pool index, the page
  * below the lowest mapped page of a slot is never mapped: the guard); a user thread also has
  * a user stack in its partition's region, guarded the same way.
  * tid = slot + 1 + PT_MAX_THREADS * generation: O(1) lookup, and a stale tid never matches.
@@ -28,7 +28,7 @@ static bool pool_ready;
 
 /* A free slot for a thread of `part` (NULL: idle), charged to its thread quota when
  * `enforce` (run-time creation by a user partition). *err says why there is none. */
-static struct pt_thread *slot_alloc(struct pt_partition *part, bool enforce, int *err)
+struct pt_thread *pt_thread_slot_alloc(struct pt_partition *part, bool enforce, int *err)
 {
 	struct pt_thread *t = 0;
 	*err = PT_ENOSPC;
@@ -92,7 +92,7 @@ static int map_stack(hal_as_t as, uintptr_t top, uint32_t pages, uint8_t *have,
 		     const uint64_t *colors, unsigned flags)
 {
 	for (uint32_t i = *have; i < pages; i++) {
-		uintptr_t pa = pt_pages_alloc(colors, 1);
+		uintptr_t pa = pt_page_alloc_in(colors);
 		if (!pa)
 			return PT_ENOSPC;
 		memset((void *)pa, 0, HAL_PAGE_SIZE);
@@ -132,7 +132,7 @@ static int thread_new(const struct pt_thread_attr *a, const char *name,
 		      uint32_t budget_ppm)
 {
 	int err;
-	struct pt_thread *t = slot_alloc(part, enforce, &err);
+	struct pt_thread *t = pt_thread_slot_alloc(part, enforce, &err);
 	if (!t)
 		return err;
 	uint32_t tid = t->tid;
@@ -163,11 +163,11 @@ static int thread_new(const struct pt_thread_attr *a, const char *name,
 	pt_list_init(&t->owned_mutexes);
 	pt_list_init(&t->part_node);
 	t->home_cpu = a->cpu >= 0 ? a->cpu : lowest_cpu(s->cpu_mask);
-	t->period = pt_ns_to_cycles(a->period_ns);
-	t->rel_deadline = pt_ns_to_cycles(a->deadline_ns ? a->deadline_ns : a->period_ns);
-	t->offset = pt_ns_to_cycles(a->offset_ns);
-	t->wcet = pt_ns_to_cycles(a->wcet_ns);
-	pt_rt_init_thread(t);
+	t->period_cycles = pt_ns_to_cycles(a->period_ns);
+	t->rel_deadline_cycles = pt_ns_to_cycles(a->deadline_ns ? a->deadline_ns : a->period_ns);
+	t->offset_cycles = pt_ns_to_cycles(a->offset_ns);
+	t->wcet_cycles = pt_ns_to_cycles(a->wcet_ns);
+	pt_job_init_thread(t);
 
 	/* kernel stack: the thread's own stack for kernel threads, the trap stack for user ones */
 	uint32_t kp = t->user ? PT_UKSTACK_BYTES / HAL_PAGE_SIZE
@@ -192,7 +192,7 @@ static int thread_new(const struct pt_thread_attr *a, const char *name,
 	t->budget_ppm = budget_ppm; /* charged by the caller; returned at reap from now on */
 	pt_trace_thread_info(t);
 	if (start)
-		pt_rt_start(t);
+		pt_job_start(t);
 	return (int)tid;
 }
 
@@ -222,56 +222,19 @@ static void thread_boot(void *arg)
 	pt_thread_body(t->entry, t->arg, t->kind);
 }
 
-void pt_thread_restart_ctx(struct pt_thread *t);
 void pt_thread_restart_ctx(struct pt_thread *t)
 {
 	hal_ctx_init(&t->ctx, t->kstack_top, thread_boot, t);
 }
 
-static void idle_main(void *arg)
+/* Map `pages` of kernel stack for t's slot; the top of the stack, 0 if out of memory. */
+uintptr_t pt_thread_kstack_map(struct pt_thread *t, uint32_t pages)
 {
-	(void)arg;
-	pt_finish_switch();
-	/* A wake-up may have been posted before this cpu went idle (boot, or a release handled
-	 * with interrupts masked): look before sleeping. An interrupt arriving after the look
-	 * stays pending, so wfi returns at once. */
-	for (;;) {
-		hal_irq_save();
-		if (pt_this_cpu()->need_resched)
-			pt_schedule();
-		if (pt_config.idle_spin) {
-			/* interrupts on for a short while; the loop body is a few instructions, so a
-			 * wake-up is seen within ~100 of this hart's instructions */
-			hal_irq_enable();
-			for (volatile int i = 0; i < 32; i++)
-				;
-		} else {
-			hal_wait_for_interrupt();
-		}
-	}
-}
-
-void pt_idle_create(struct pt_cpu *c)
-{
-	int err;
-	struct pt_thread *t = slot_alloc(0, false, &err);
-	if (!t)
-		pt_panic("no slot for idle thread");
-	t->name[0] = 'i', t->name[1] = 'd', t->name[2] = 'l', t->name[3] = 'e';
-	t->name[4] = (char)('0' + c->id);
-	t->part = 0;
-	t->state = PT_TS_RUNNING;
-	t->se.cpu = (int16_t)c->id;
-	t->se.prio = PT_PRIO_LEVELS;
 	uintptr_t ktop = HAL_KSTACK_VA + (uintptr_t)(t->slot + 1) * PT_KSTACK_SLOT;
-	if (map_stack(0, ktop, 1, &kstack_pages[t->slot], pt_config.kernel_colors,
+	if (map_stack(0, ktop, pages, &kstack_pages[t->slot], pt_config.kernel_colors,
 		      HAL_MAP_R | HAL_MAP_W))
-		pt_panic("no memory for idle stack");
-	t->kstack_top = ktop;
-	t->kstack_lo = ktop - HAL_PAGE_SIZE;
-	hal_ctx_init(&t->ctx, ktop, idle_main, t);
-	c->idle = t;
-	c->current = t;
+		return 0;
+	return ktop;
 }
 
 /* ---- stopping (faults, miss policy, delete, exit) ---- */
@@ -337,53 +300,11 @@ void pt_thread_stop(struct pt_thread *t, uint8_t reason)
 	hal_irq_restore(f);
 }
 
-void pt_user_fault(uint64_t cause, uint64_t addr, uint64_t pc)
-{
-	struct pt_thread *t = pt_current();
-	pt_printk("FAULT thread=%s cause=%s addr=0x%lx pc=0x%lx\n", t->name, hal_cause_name(cause),
-		  addr, pc);
-	pt_trace_emit(PT_EV_FAULT, t->tid, cause, addr);
-	if (pt_subsys_hooks & PT_SUBSYS_HOOK_FAULT)
-		pt_subsys_fault_slow(t->tid, cause, addr);
-	if (t->part && t->part->fault_policy == PT_FAULT_STOP_PARTITION) {
-		for (int i = 0; i < PT_MAX_THREADS; i++) {
-			struct pt_thread *o = &pt_threads[i];
-			if (o != t && o->part == t->part && o->tid && o->state != PT_TS_FREE)
-				pt_thread_stop(o, PT_STOP_PARTITION);
-		}
-	}
-	pt_thread_stop(t, PT_STOP_FAULT);
-}
-
-_Noreturn void pt_kernel_stack_overflow(uint64_t pc, uint64_t addr, uint64_t sp)
-{
-	struct pt_cpu *c = pt_this_cpu();
-	pt_printk("KERNEL PANIC cpu=%u thread=%s kernel stack overflow pc=0x%lx addr=0x%lx "
-		  "sp=0x%lx stack=[0x%lx,0x%lx)\n", c->id, c->current ? c->current->name : "?", pc,
-		  addr, sp, c->hal.kstack_lo, c->hal.kstack_top);
-	pt_trace_emit(PT_EV_SHUTDOWN, 0, 3, pc);
-	pt_trace_set_exit_code(3);
-	hal_poweroff(3);
-}
-
-_Noreturn void pt_kernel_panic_trap(const struct hal_trap_frame *tf)
-{
-	struct pt_cpu *c = pt_this_cpu();
-	pt_printk("KERNEL PANIC cpu=%u thread=%s cause=%s(0x%lx) sepc=0x%lx stval=0x%lx\n", c->id,
-		  c->current ? c->current->name : "?", hal_cause_name(tf->scause), tf->scause,
-		  tf->sepc, tf->stval);
-	for (int i = 1; i < 32; i += 4)
-		pt_printk("  x%02d=%016lx x%02d=%016lx x%02d=%016lx x%02d=%016lx\n", i, tf->x[i],
-			  i + 1, tf->x[i + 1], i + 2, tf->x[i + 2], i + 3,
-			  i + 3 < 32 ? tf->x[i + 3] : 0);
-	pt_trace_emit(PT_EV_SHUTDOWN, 0, 2, tf->scause);
-	pt_trace_set_exit_code(2);
-	hal_poweroff(2);
-}
-
 /* ---- the native API (kernel side; arguments already validated for user callers) ---- */
 
-static struct pt_thread *target(int tid)
+/* The thread a native call names (0: the caller): live, not idle, and for a user caller in
+ * its own partition; NULL otherwise. */
+static struct pt_thread *api_target_thread(int tid)
 {
 	struct pt_thread *me = pt_current();
 	struct pt_thread *t = tid == 0 ? me : pt_thread_get(tid);
@@ -491,7 +412,7 @@ int pt_k_thread_create(const struct pt_thread_attr *attr)
 
 int pt_k_thread_delete(int tid)
 {
-	struct pt_thread *t = target(tid);
+	struct pt_thread *t = api_target_thread(tid);
 	if (!t)
 		return PT_EINVAL;
 	pt_thread_stop(t, PT_STOP_DELETED);
@@ -500,7 +421,7 @@ int pt_k_thread_delete(int tid)
 
 int pt_k_thread_suspend(int tid)
 {
-	struct pt_thread *t = target(tid);
+	struct pt_thread *t = api_target_thread(tid);
 	if (!t)
 		return PT_EINVAL;
 	unsigned long f = hal_irq_save();
@@ -541,7 +462,7 @@ int pt_k_thread_suspend(int tid)
 
 int pt_k_thread_resume(int tid)
 {
-	struct pt_thread *t = target(tid);
+	struct pt_thread *t = api_target_thread(tid);
 	if (!t)
 		return PT_EINVAL;
 	unsigned long f = hal_irq_save();
@@ -561,7 +482,7 @@ int pt_k_thread_resume(int tid)
 
 int pt_k_thread_set_priority(int tid, unsigned prio)
 {
-	struct pt_thread *t = target(tid);
+	struct pt_thread *t = api_target_thread(tid);
 	if (!t || prio >= PT_PRIO_LEVELS)
 		return PT_EINVAL;
 	const struct pt_partition_cfg *pc = t->part ? t->part->cfg : 0;
@@ -588,29 +509,4 @@ _Noreturn void pt_k_thread_exit(void)
 {
 	pt_thread_stop(pt_current(), PT_STOP_EXIT);
 	pt_panic("exit returned");
-}
-
-int pt_k_console_write(const char *s, size_t n)
-{
-	hal_console_write(s, n);
-	return (int)n;
-}
-
-int pt_k_trace_mark(uint64_t a0, uint64_t a1)
-{
-	struct pt_thread *me = pt_current();
-	unsigned long f = hal_irq_save();
-	bool ok = pt_trace_budget_take(me);
-	if (ok)
-		pt_trace_emit(PT_EV_MARK, me->tid, a0, a1);
-	hal_irq_restore(f);
-	return ok ? PT_OK : PT_EAGAIN;
-}
-
-bool pt_sync_obj_allowed(uint16_t owner_part)
-{
-	struct pt_thread *t = pt_current();
-	if (!t->user || owner_part == 0)
-		return true;
-	return t->part && owner_part == t->part->id + 1;
 }

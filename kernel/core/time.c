@@ -2,7 +2,8 @@
  * Time and alarms. Each cpu keeps its alarms in a list ordered by expiry (FIFO among equal
  * times); its one-shot timer is armed for the earliest of: the head alarm, the round-robin
  * slice end and the running job's budget end. There is no periodic tick.
- * Alarms are armed only on the calling cpu; any cpu may cancel one (the queue lock).
+ * Any cpu may arm an alarm on any cpu's queue or cancel one (the queue lock); a remote arm
+ * kicks that cpu, which re-programs its timer at its next preemption point.
  */
 #include "kernel.h"
 
@@ -39,7 +40,7 @@ void pt_flush_deferred_slow(struct pt_cpu *c)
 
 static void timer_program(struct pt_cpu *c)
 {
-	uint64_t next = c->slice_end < c->budget_end ? c->slice_end : c->budget_end;
+	uint64_t next = c->slice_end_cycles < c->budget_end_cycles ? c->slice_end_cycles : c->budget_end_cycles;
 	if (!pt_list_empty(&c->alarms)) {
 		struct pt_alarm *a = pt_list_first(&c->alarms, struct pt_alarm, node);
 		if (a->when < next)
@@ -48,23 +49,50 @@ static void timer_program(struct pt_cpu *c)
 	hal_timer_arm(next);
 }
 
+/* Insert `a` into cpu c's queue, ordered by time, FIFO among equal times (c->alarm_lock held).
+ * Scans from the tail: releases mostly append. Returns whether it is now the head. */
+static bool queue_insert(struct pt_cpu *c, struct pt_alarm *a, uint64_t when)
+{
+	a->when = when;
+	a->cpu = (int16_t)c->id;
+	struct pt_list *pos = c->alarms.prev;
+	while (pos != &c->alarms && pt_container_of(pos, struct pt_alarm, node)->when > when)
+		pos = pos->prev;
+	pt_list_insert_between(&a->node, pos, pos->next);
+	return c->alarms.next == &a->node;
+}
+
 void pt_alarm_arm(struct pt_alarm *a, uint64_t when)
 {
 	unsigned long f = hal_irq_save();
 	struct pt_cpu *c = pt_this_cpu();
 	pt_alarm_cancel(a);
 	pt_spin_lock(&c->alarm_lock);
-	a->when = when;
-	a->cpu = (int16_t)c->id;
-	struct pt_list *pos = c->alarms.prev; /* scan from the tail: releases mostly append */
-	while (pos != &c->alarms && pt_container_of(pos, struct pt_alarm, node)->when > when)
-		pos = pos->prev;
-	pt_list_insert_between(&a->node, pos, pos->next);
-	bool head = c->alarms.next == &a->node;
+	bool head = queue_insert(c, a, when);
 	pt_spin_unlock(&c->alarm_lock);
 	if (head)
 		pt_timer_reprogram(c);
 	hal_irq_restore(f);
+}
+
+void pt_alarm_arm_on(struct pt_alarm *a, uint64_t when, uint32_t cpu)
+{
+	if (cpu == pt_this_cpu()->id) {
+		pt_alarm_arm(a, when);
+		return;
+	}
+	unsigned long f = hal_irq_save();
+	struct pt_cpu *c = &pt_cpus[cpu];
+	pt_alarm_cancel(a);
+	pt_spin_lock(&c->alarm_lock);
+	queue_insert(c, a, when);
+	pt_spin_unlock(&c->alarm_lock);
+	pt_flush_deferred();
+	hal_irq_restore(f);
+	/* before a cpu is online its queue is only touched by the boot cpu; an online remote
+	 * cpu re-programs its timer when kicked (the IPI goes at the caller's next flush) */
+	if (c->online)
+		pt_kick_cpu(cpu);
 }
 
 void pt_alarm_cancel(struct pt_alarm *a)
@@ -86,9 +114,9 @@ void pt_alarm_cancel(struct pt_alarm *a)
 static void shutdown_alarm(struct pt_alarm *a)
 {
 	(void)a;
-	pt_trace_emit(PT_EV_SHUTDOWN, 0, 0, 0);
-	pt_rt_summary();
-	hal_poweroff(0);
+	pt_trace_emit(PT_EV_SHUTDOWN, 0, PT_EXIT_OK, 0);
+	pt_job_summary();
+	hal_poweroff(PT_EXIT_OK);
 }
 static struct pt_alarm shutdown;
 
@@ -106,8 +134,8 @@ void pt_irq_timer(void)
 	struct pt_cpu *c = pt_this_cpu();
 	uint64_t now = hal_cycles();
 	c->irqs++;
-	pt_trace_emit(PT_EV_IRQ_ENTER, 0, 5, 0);
-	c->in_timer_irq = 1; /* one timer write at the end, not one per re-armed alarm */
+	pt_trace_emit(PT_EV_IRQ_ENTER, 0, PT_IRQ_CAUSE_TIMER, 0);
+	c->in_timer_irq = 1; /* a stop of the current thread waits for the exit (thread.c) */
 	for (;;) {
 		pt_spin_lock(&c->alarm_lock);
 		struct pt_alarm *a = pt_list_first(&c->alarms, struct pt_alarm, node);
@@ -120,16 +148,16 @@ void pt_irq_timer(void)
 		pt_spin_unlock(&c->alarm_lock);
 		a->fn(a);
 	}
-	if (c->slice_end <= now)
+	if (c->slice_end_cycles <= now)
 		c->need_resched = 1;
 	c->in_timer_irq = 0;
 	pt_timer_reprogram(c);
 	pt_flush_deferred();
-	pt_trace_emit(PT_EV_IRQ_EXIT, 0, 5, 0);
+	pt_trace_emit(PT_EV_IRQ_EXIT, 0, PT_IRQ_CAUSE_TIMER, 0);
 	/* Last: an exhausted budget aborts the running job and switches away for good, so
 	 * everything above (the timer for the remaining alarms above all) must be done first. */
-	if (c->budget_end <= now)
-		pt_rt_budget_expired(c);
+	if (c->budget_end_cycles <= now)
+		pt_job_budget_expired(c);
 }
 
 /* Sleeping is blocking on nothing with a timeout (kernel/sync/waitq.c). */

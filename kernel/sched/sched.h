@@ -26,7 +26,7 @@ struct pt_sched_entity {
 	struct pt_list node;   /* ready-queue link (FP level list) */
 	/* EDF ordered structure links, owned by the EDF/G-EDF policies */
 	struct pt_sched_entity *left, *right, *parent;
-	uint8_t color;         /* free for the ordered structure (e.g. red-black) */
+	uint8_t rb_color;      /* red-black colour of the ordered structure (not a cache colour) */
 	uint8_t on_rq;         /* 1 while in the ready structure */
 	uint16_t prio;         /* effective FP priority (after inheritance) */
 	uint8_t fp_level;      /* FP: the level list it is queued on (set by enqueue) */

@@ -78,7 +78,7 @@ void pt_mutex_pi_update(struct pt_thread *t)
 			if (w && w->se.abs_deadline < inh)
 				inh = w->se.abs_deadline;
 		}
-		uint64_t own = pt_rt_job_deadline(t);
+		uint64_t own = pt_job_deadline(t);
 		uint64_t dl = own < inh ? own : inh;
 		t->inh_deadline = inh;
 		if (p == t->se.prio && dl == t->se.abs_deadline)

@@ -19,6 +19,16 @@ static inline uint16_t pt_caller_part_tag(void)
 	return (t && t->user && t->part) ? (uint16_t)(t->part->id + 1) : 0;
 }
 
+/* Using an object: kernel objects (tag 0) are usable by everyone, a partition's objects by
+ * kernel threads and its own threads. */
+static inline bool pt_sync_obj_allowed(uint16_t owner_part)
+{
+	struct pt_thread *t = pt_current();
+	if (!t->user || owner_part == 0)
+		return true;
+	return t->part && owner_part == t->part->id + 1;
+}
+
 /* Deleting is for the creator: a user thread may delete only its own partition's objects; a
  * kernel object (usable by every partition) is deleted only by kernel threads. */
 static inline bool pt_sync_obj_deletable(uint16_t owner_part)

@@ -122,7 +122,6 @@ void pt_wake(struct pt_thread *t, int result)
 	pt_sched_unlock(s);
 }
 
-/* t is being stopped or deleted: leave every queue, hand on the mutexes it holds. */
 /* Hand every mutex `t` holds to its first waiter, which returns from its lock call owning
  * it with `code` (PT_EOWNERDEAD: the protected state may be inconsistent); a mutex without
  * waiters becomes free and its next locker gets the code instead (POSIX robust mutexes).
@@ -146,6 +145,7 @@ void pt_sync_release_owned(struct pt_thread *t, int code)
 	pt_mutex_pi_update(t); /* back to its base priority */
 }
 
+/* t is being stopped or deleted: leave every queue, hand on the mutexes it holds. */
 void pt_sync_thread_gone(struct pt_thread *t)
 {
 	struct pt_mutex *m = t->blocked_on;

@@ -18,20 +18,20 @@ static int rb_check_node(const struct pt_sched_entity *n, const struct pt_sched_
 	if (depth > *max_depth)
 		*max_depth = depth;
 	assert_ptr_equal(n->parent, parent);
-	assert_true(n->color == 0 || n->color == 1);
+	assert_true(n->rb_color == 0 || n->rb_color == 1);
 	assert_int_equal(n->on_rq, 1);
 	if (lo)
 		assert_true(pt_edf_key_cmp(lo, n) < 0);
 	if (hi)
 		assert_true(pt_edf_key_cmp(n, hi) < 0);
-	if (n->color == 0) { /* red: both children black */
-		assert_true(!n->left || n->left->color == 1);
-		assert_true(!n->right || n->right->color == 1);
+	if (n->rb_color == 0) { /* red: both children black */
+		assert_true(!n->left || n->left->rb_color == 1);
+		assert_true(!n->right || n->right->rb_color == 1);
 	}
 	lh = rb_check_node(n->left, n, lo, n, count, depth + 1, max_depth);
 	rh = rb_check_node(n->right, n, n, hi, count, depth + 1, max_depth);
 	assert_int_equal(lh, rh);
-	return lh + (n->color == 1);
+	return lh + (n->rb_color == 1);
 }
 
 /* Full check of one ready tree; returns its height. */
@@ -41,7 +41,7 @@ static inline unsigned rb_check(const struct pt_edf_rq *rq)
 	const struct pt_sched_entity *m = rq->root;
 
 	if (rq->root) {
-		assert_int_equal(rq->root->color, 1);
+		assert_int_equal(rq->root->rb_color, 1);
 		rb_check_node(rq->root, NULL, NULL, NULL, &count, 1, &height);
 		while (m->left)
 			m = m->left;

@@ -93,11 +93,11 @@ void pt_user_fault(uint64_t cause, uint64_t addr, uint64_t pc);
 _Noreturn void pt_kernel_panic_trap(const struct hal_trap_frame *tf);
 /* A kernel stack overflowed (detected by the trap entry): report, power off. */
 _Noreturn void pt_kernel_stack_overflow(uint64_t pc, uint64_t addr, uint64_t sp);
+/* The kernel's C entry on every hart, called by arch/ after its early set-up. */
+void pt_kmain(uint32_t cpu);
 /* Called before returning from any trap (preemption point). */
 void pt_trap_exit(bool to_user);
 /* Name of an exception cause ("store_page_fault", ...). */
 const char *hal_cause_name(uint64_t cause);
-
-#define HAL_TIMEBASE_HZ 10000000ul
 
 #endif

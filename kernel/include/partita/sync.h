@@ -12,8 +12,7 @@
 #include <partita/api.h>
 #include <partita/limits.h> /* PT_MAX_SEMS, PT_MAX_MUTEXES, PT_MAX_MQS, PT_MQ_POOL_BYTES */
 
-enum pt_obj_kind { PT_OBJ_SEM = 1, PT_OBJ_MUTEX = 2, PT_OBJ_MQ = 3, PT_OBJ_SLEEP = 4,
-		   PT_OBJ_PERIOD = 5 };
+enum pt_obj_kind { PT_OBJ_SEM = 1, PT_OBJ_MUTEX = 2, PT_OBJ_MQ = 3, PT_OBJ_SLEEP = 4 };
 
 struct pt_waitq {
 	struct pt_list head; /* struct pt_thread.wait_node, by priority then FIFO */

@@ -36,7 +36,7 @@ enum pt_syscall_nr {
 
 #if defined(__riscv)
 /* One system call from U-mode: number in a7, arguments in a0..a5, result in a0. The pt_*
- * stubs (kernel/core/ustubs.c) use it; so may a program that must pass arbitrary values
+ * stubs (kernel/core/api_stubs.c) use it; so may a program that must pass arbitrary values
  * (the system-call fuzzer, apps/test/fuzz.c). */
 static inline __attribute__((always_inline)) long pt_syscall6(long nr, long a0, long a1,
 							      long a2, long a3, long a4, long a5)

@@ -20,7 +20,7 @@ uint64_t pt_edf_steps;
 
 typedef struct pt_sched_entity node_t;
 
-static inline int color_of(const node_t *n) { return n ? n->color : RB_BLACK; }
+static inline int color_of(const node_t *n) { return n ? n->rb_color : RB_BLACK; }
 
 void pt_edf_rq_init(struct pt_edf_rq *rq)
 {
@@ -69,15 +69,15 @@ static void insert_fixup(struct pt_edf_rq *rq, node_t *z)
 {
 	node_t *p, *g, *u;
 
-	while ((p = z->parent) != 0 && p->color == RB_RED) {
+	while ((p = z->parent) != 0 && p->rb_color == RB_RED) {
 		STEP();
 		g = p->parent; /* exists: a red node is never the root */
 		if (p == g->left) {
 			u = g->right;
 			if (color_of(u) == RB_RED) {
-				p->color = RB_BLACK;
-				u->color = RB_BLACK;
-				g->color = RB_RED;
+				p->rb_color = RB_BLACK;
+				u->rb_color = RB_BLACK;
+				g->rb_color = RB_RED;
 				z = g;
 				continue;
 			}
@@ -86,15 +86,15 @@ static void insert_fixup(struct pt_edf_rq *rq, node_t *z)
 				z = p;
 				p = z->parent;
 			}
-			p->color = RB_BLACK;
-			g->color = RB_RED;
+			p->rb_color = RB_BLACK;
+			g->rb_color = RB_RED;
 			rotate_right(rq, g);
 		} else {
 			u = g->left;
 			if (color_of(u) == RB_RED) {
-				p->color = RB_BLACK;
-				u->color = RB_BLACK;
-				g->color = RB_RED;
+				p->rb_color = RB_BLACK;
+				u->rb_color = RB_BLACK;
+				g->rb_color = RB_RED;
 				z = g;
 				continue;
 			}
@@ -103,12 +103,12 @@ static void insert_fixup(struct pt_edf_rq *rq, node_t *z)
 				z = p;
 				p = z->parent;
 			}
-			p->color = RB_BLACK;
-			g->color = RB_RED;
+			p->rb_color = RB_BLACK;
+			g->rb_color = RB_RED;
 			rotate_left(rq, g);
 		}
 	}
-	rq->root->color = RB_BLACK;
+	rq->root->rb_color = RB_BLACK;
 }
 
 void pt_edf_rq_insert(struct pt_edf_rq *rq, node_t *e)
@@ -128,7 +128,7 @@ void pt_edf_rq_insert(struct pt_edf_rq *rq, node_t *e)
 	}
 	e->parent = parent;
 	e->left = e->right = 0;
-	e->color = RB_RED;
+	e->rb_color = RB_RED;
 	*link = e;
 	if (leftmost)
 		rq->first = e;
@@ -192,52 +192,52 @@ static void remove_fixup(struct pt_edf_rq *rq, node_t *x, node_t *xp)
 		STEP();
 		if (x == xp->left) {
 			w = xp->right; /* non-NULL: its side has black height >= 1 */
-			if (w->color == RB_RED) {
-				w->color = RB_BLACK;
-				xp->color = RB_RED;
+			if (w->rb_color == RB_RED) {
+				w->rb_color = RB_BLACK;
+				xp->rb_color = RB_RED;
 				rotate_left(rq, xp);
 				w = xp->right;
 			}
 			if (color_of(w->left) == RB_BLACK && color_of(w->right) == RB_BLACK) {
-				w->color = RB_RED;
+				w->rb_color = RB_RED;
 				x = xp;
 				xp = x->parent;
 			} else {
 				if (color_of(w->right) == RB_BLACK) {
-					w->left->color = RB_BLACK;
-					w->color = RB_RED;
+					w->left->rb_color = RB_BLACK;
+					w->rb_color = RB_RED;
 					rotate_right(rq, w);
 					w = xp->right;
 				}
-				w->color = xp->color;
-				xp->color = RB_BLACK;
-				w->right->color = RB_BLACK;
+				w->rb_color = xp->rb_color;
+				xp->rb_color = RB_BLACK;
+				w->right->rb_color = RB_BLACK;
 				rotate_left(rq, xp);
 				x = rq->root;
 				xp = 0;
 			}
 		} else {
 			w = xp->left;
-			if (w->color == RB_RED) {
-				w->color = RB_BLACK;
-				xp->color = RB_RED;
+			if (w->rb_color == RB_RED) {
+				w->rb_color = RB_BLACK;
+				xp->rb_color = RB_RED;
 				rotate_right(rq, xp);
 				w = xp->left;
 			}
 			if (color_of(w->left) == RB_BLACK && color_of(w->right) == RB_BLACK) {
-				w->color = RB_RED;
+				w->rb_color = RB_RED;
 				x = xp;
 				xp = x->parent;
 			} else {
 				if (color_of(w->left) == RB_BLACK) {
-					w->right->color = RB_BLACK;
-					w->color = RB_RED;
+					w->right->rb_color = RB_BLACK;
+					w->rb_color = RB_RED;
 					rotate_left(rq, w);
 					w = xp->left;
 				}
-				w->color = xp->color;
-				xp->color = RB_BLACK;
-				w->left->color = RB_BLACK;
+				w->rb_color = xp->rb_color;
+				xp->rb_color = RB_BLACK;
+				w->left->rb_color = RB_BLACK;
 				rotate_right(rq, xp);
 				x = rq->root;
 				xp = 0;
@@ -245,13 +245,13 @@ static void remove_fixup(struct pt_edf_rq *rq, node_t *x, node_t *xp)
 		}
 	}
 	if (x)
-		x->color = RB_BLACK;
+		x->rb_color = RB_BLACK;
 }
 
 void pt_edf_rq_remove(struct pt_edf_rq *rq, node_t *z)
 {
 	node_t *y = z, *x, *xp;
-	int y_color = y->color;
+	int y_color = y->rb_color;
 
 	if (rq->first == z)
 		rq->first = pt_edf_rq_next(z);
@@ -265,7 +265,7 @@ void pt_edf_rq_remove(struct pt_edf_rq *rq, node_t *z)
 		transplant(rq, z, z->left);
 	} else {
 		y = minimum(z->right);
-		y_color = y->color;
+		y_color = y->rb_color;
 		x = y->right;
 		if (y->parent == z) {
 			xp = y;
@@ -278,7 +278,7 @@ void pt_edf_rq_remove(struct pt_edf_rq *rq, node_t *z)
 		transplant(rq, z, y);
 		y->left = z->left;
 		y->left->parent = y;
-		y->color = z->color;
+		y->rb_color = z->rb_color;
 	}
 	if (y_color == RB_BLACK)
 		remove_fixup(rq, x, xp);

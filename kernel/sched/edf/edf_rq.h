@@ -1,6 +1,6 @@
 /*
  * The EDF ready structure, shared by the EDF and G-EDF policies: an intrusive red-black tree
- * over pt_sched_entity.{left,right,parent,color}, ordered by the key (abs_deadline, seq, tid),
+ * over pt_sched_entity.{left,right,parent,rb_color}, ordered by the key (abs_deadline, seq, tid),
  * with the minimum cached in `first`.
  *
  *   insert, remove: O(log n) (one descent + at most 3 rotations / O(log n) recolourings);

@@ -99,14 +99,13 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def write_outputs(r: Resolved, outdir: str | Path) -> list[Path]:
-    """Write pt_config.c, pt_config_gen.h and pt_config.json into `outdir`."""
-    from partita.config.gen import generate_c, generate_h
+    """Write pt_config.c and pt_config.json into `outdir`."""
+    from partita.config.gen import generate_c
 
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     files = {
         "pt_config.c": generate_c(r),
-        "pt_config_gen.h": generate_h(r),
         "pt_config.json": r.model_dump_json(indent=1) + "\n",
     }
     # subsystems: only those the configuration uses are compiled and linked (mk/kernel.mk)

@@ -20,14 +20,13 @@
  */
 #include "kernel.h"
 
-void pt_thread_restart_ctx(struct pt_thread *t);
 static void release_fn(struct pt_alarm *a);
 static void deadline_fn(struct pt_alarm *a);
 
 _Static_assert(PT_TRACE_MAX_THREADS == PT_MAX_THREADS, "one counters entry per thread slot");
 
 /* Every counters entry zeroed (the trace area is not loaded, so it holds garbage at boot). */
-void pt_rt_counters_init(void)
+void pt_job_counters_init(void)
 {
 	memset(pt_trace_area.counters, 0, sizeof(pt_trace_area.counters));
 	pt_trace_area.ncounters = PT_TRACE_MAX_THREADS;
@@ -47,7 +46,7 @@ static inline void counters_sync(struct pt_thread *t)
 	c->max_response_cycles = t->max_response;
 }
 
-void pt_rt_init_thread(struct pt_thread *t)
+void pt_job_init_thread(struct pt_thread *t)
 {
 	struct pt_thread_counters *c = &pt_trace_area.counters[t->slot];
 	memset(c, 0, sizeof(*c));
@@ -60,45 +59,15 @@ void pt_rt_init_thread(struct pt_thread *t)
 	pt_alarm_init(&t->timeout_alarm, 0);
 }
 
-/* Insert `a` into cpu c's alarm queue, ordered by time (FIFO among equal times). */
-static void queue_on(struct pt_cpu *c, struct pt_alarm *a, uint64_t when)
-{
-	unsigned long f = hal_irq_save();
-	pt_spin_lock(&c->alarm_lock);
-	a->when = when;
-	a->cpu = (int16_t)c->id;
-	struct pt_list *pos = c->alarms.prev;
-	while (pos != &c->alarms && pt_container_of(pos, struct pt_alarm, node)->when > when)
-		pos = pos->prev;
-	pt_list_insert_between(&a->node, pos, pos->next);
-	pt_spin_unlock(&c->alarm_lock);
-	pt_flush_deferred();
-	hal_irq_restore(f);
-}
-
-/* Arm an alarm on another cpu's queue (boot and dynamic creation). */
-static void arm_on(struct pt_alarm *a, uint64_t when, uint32_t cpu)
-{
-	if (cpu == pt_this_cpu()->id) {
-		pt_alarm_arm(a, when);
-		return;
-	}
-	queue_on(&pt_cpus[cpu], a, when);
-	/* before a cpu is online its queue is only touched by the boot cpu; an online remote
-	 * cpu re-arms its timer when kicked */
-	if (pt_cpus[cpu].online)
-		pt_kick_cpu(cpu);
-}
-
 /* Make the thread runnable at creation: first release for real-time threads. */
-void pt_rt_start(struct pt_thread *t)
+void pt_job_start(struct pt_thread *t)
 {
 	unsigned long f = hal_irq_save();
 	if (t->kind == PT_KIND_PERIODIC) {
 		uint64_t base = pt_this_cpu()->online ? hal_cycles() : pt_epoch;
-		t->next_release = pt_time_add_sat(base, t->offset);
+		t->next_release_cycles = pt_time_add_sat(base, t->offset_cycles);
 		t->state = PT_TS_WAIT_PERIOD;
-		arm_on(&t->release_alarm, t->next_release, (uint32_t)t->home_cpu);
+		pt_alarm_arm_on(&t->release_alarm, t->next_release_cycles, (uint32_t)t->home_cpu);
 	} else if (t->kind == PT_KIND_SPORADIC) {
 		t->state = PT_TS_WAIT_PERIOD;
 		t->last_sporadic = 0;
@@ -118,8 +87,8 @@ void pt_rt_start(struct pt_thread *t)
 static uint64_t release_of(const struct pt_thread *t, uint64_t n)
 {
 	if (n == t->job - t->pending)
-		return t->release_at;
-	return t->next_release - (t->job - n + 1) * t->period;
+		return t->release_at_cycles;
+	return t->next_release_cycles - (t->job - n + 1) * t->period_cycles;
 }
 
 /* Keep the deadline alarm on the oldest released, incomplete job whose deadline has not been
@@ -137,31 +106,31 @@ static void deadline_track(struct pt_thread *t)
 	if (__atomic_load_n(&a->cpu, __ATOMIC_ACQUIRE) >= 0 && a->data == n)
 		return;
 	a->data = n;
-	pt_alarm_arm(a, pt_time_add_sat(release_of(t, n), t->rel_deadline));
+	pt_alarm_arm(a, pt_time_add_sat(release_of(t, n), t->rel_deadline_cycles));
 }
 
 /* Make the next job (already released and traced) the active one (t->sched locked). */
 static void activate_job(struct pt_thread *t, uint64_t rel)
 {
 	t->job_active = 1;
-	t->release_at = rel;
+	t->release_at_cycles = rel;
 	t->exec_job = 0;
-	uint64_t own = pt_time_add_sat(rel, t->rel_deadline);
+	uint64_t own = pt_time_add_sat(rel, t->rel_deadline_cycles);
 	/* a job that starts while holding a contended mutex keeps the inherited deadline */
 	t->se.abs_deadline = own < t->inh_deadline ? own : t->inh_deadline;
 	deadline_track(t);
 }
 
-uint64_t pt_rt_job_deadline(const struct pt_thread *t)
+uint64_t pt_job_deadline(const struct pt_thread *t)
 {
-	return t->job_active ? pt_time_add_sat(t->release_at, t->rel_deadline) : UINT64_MAX;
+	return t->job_active ? pt_time_add_sat(t->release_at_cycles, t->rel_deadline_cycles) : UINT64_MAX;
 }
 
 /* Release job number t->job + 1 at time `rel` and start it (t->sched locked, no active job). */
 static void start_job(struct pt_thread *t, uint64_t rel)
 {
 	struct pt_sched *s = t->sched;
-	uint64_t dl = pt_time_add_sat(rel, t->rel_deadline);
+	uint64_t dl = pt_time_add_sat(rel, t->rel_deadline_cycles);
 	t->job++;
 	t->ctr->released++;
 	pt_trace_emit(PT_EV_RELEASE, t->tid, t->job, dl);
@@ -195,12 +164,12 @@ static void release_fn(struct pt_alarm *a)
 		pt_sched_unlock(s);
 		return;
 	}
-	uint64_t rel = t->next_release;
+	uint64_t rel = t->next_release_cycles;
 	/* periods are at least PT_MIN_PERIOD_NS and times saturate, so the next release is in
 	 * the future of this one and the timer interrupt always catches up */
-	t->next_release = pt_time_add_sat(rel, t->period);
-	if (t->next_release != UINT64_MAX)
-		pt_alarm_arm(&t->release_alarm, t->next_release);
+	t->next_release_cycles = pt_time_add_sat(rel, t->period_cycles);
+	if (t->next_release_cycles != UINT64_MAX)
+		pt_alarm_arm(&t->release_alarm, t->next_release_cycles);
 	if (t->skip_next) {
 		t->skip_next = 0;
 	} else if (t->job_active) {
@@ -215,7 +184,7 @@ static void release_fn(struct pt_alarm *a)
 			t->pending++;
 			t->ctr->released++;
 			pt_trace_emit(PT_EV_RELEASE, t->tid, t->job,
-				      pt_time_add_sat(rel, t->rel_deadline));
+				      pt_time_add_sat(rel, t->rel_deadline_cycles));
 			pt_subsys_on_release(t->tid, t->job);
 			deadline_track(t);
 		}
@@ -247,7 +216,7 @@ static void deadline_fn(struct pt_alarm *a)
 		t->n_miss++;
 		counters_sync(t);
 		pt_trace_emit(PT_EV_DEADLINE_MISS, t->tid, n,
-			      pt_time_add_sat(release_of(t, n), t->rel_deadline));
+			      pt_time_add_sat(release_of(t, n), t->rel_deadline_cycles));
 		if (t->miss_policy == PT_MISS_STOP)
 			stop = true;
 		else if (t->miss_policy == PT_MISS_SKIP_NEXT)
@@ -263,7 +232,7 @@ static void deadline_fn(struct pt_alarm *a)
 /* End of the active job (t->sched locked): trace, statistics. */
 static void complete_job(struct pt_thread *t, uint64_t now)
 {
-	uint64_t resp = now - t->release_at;
+	uint64_t resp = now - t->release_at_cycles;
 	pt_trace_emit(PT_EV_COMPLETE, t->tid, t->job - t->pending, resp);
 	pt_subsys_on_complete(t->tid, t->job - t->pending, resp);
 	t->n_done++;
@@ -291,10 +260,10 @@ int pt_k_wait_next_period(void)
 	if (t->pending) {
 		/* the next job was released while this one ran late: start it now */
 		t->pending--;
-		pt_rt_account_out(t, now);
+		pt_job_account_out(t, now);
 		t->dispatched_at = now;
-		activate_job(t, t->next_release - (t->pending + 1) * t->period);
-		pt_rt_budget_arm(c, t, now);
+		activate_job(t, t->next_release_cycles - (t->pending + 1) * t->period_cycles);
+		pt_job_budget_arm(c, t, now);
 		pt_timer_reprogram(c);
 		/* its deadline is later than the last one's: a ready job may now beat it */
 		c->need_resched = 1;
@@ -324,7 +293,7 @@ int pt_k_sporadic_release(int tid)
 	pt_sched_lock(s);
 	uint64_t now = hal_cycles();
 	if (t->job_active || t->state != PT_TS_WAIT_PERIOD ||
-	    (t->job && now - t->last_sporadic < t->period)) {
+	    (t->job && now - t->last_sporadic < t->period_cycles)) {
 		r = PT_EAGAIN;
 	} else {
 		t->last_sporadic = now;
@@ -338,32 +307,32 @@ int pt_k_sporadic_release(int tid)
 
 /* ---- budget ---- */
 
-void pt_rt_account_out(struct pt_thread *t, uint64_t now)
+void pt_job_account_out(struct pt_thread *t, uint64_t now)
 {
 	if (t->job_active && now > t->dispatched_at)
 		t->exec_job += now - t->dispatched_at;
 }
 
-void pt_rt_budget_arm(struct pt_cpu *c, struct pt_thread *t, uint64_t now)
+void pt_job_budget_arm(struct pt_cpu *c, struct pt_thread *t, uint64_t now)
 {
-	c->budget_end = UINT64_MAX;
-	if (t != c->idle && t->enforce_budget && t->job_active && t->wcet)
-		c->budget_end = now + (t->exec_job < t->wcet ? t->wcet - t->exec_job : 0);
+	c->budget_end_cycles = UINT64_MAX;
+	if (t != c->idle && t->enforce_budget && t->job_active && t->wcet_cycles)
+		c->budget_end_cycles = now + (t->exec_job < t->wcet_cycles ? t->wcet_cycles - t->exec_job : 0);
 }
 
-void pt_rt_budget_expired(struct pt_cpu *c)
+void pt_job_budget_expired(struct pt_cpu *c)
 {
 	struct pt_thread *t = c->current;
-	c->budget_end = UINT64_MAX;
+	c->budget_end_cycles = UINT64_MAX;
 	if (t == c->idle || !t->enforce_budget || !t->job_active)
 		return;
 	struct pt_sched *s = t->sched;
 	pt_sched_lock(s);
 	uint64_t now = hal_cycles();
-	pt_rt_account_out(t, now);
+	pt_job_account_out(t, now);
 	t->dispatched_at = now;
-	if (t->exec_job < t->wcet) {
-		pt_rt_budget_arm(c, t, now);
+	if (t->exec_job < t->wcet_cycles) {
+		pt_job_budget_arm(c, t, now);
 		pt_sched_unlock(s);
 		return;
 	}
@@ -388,7 +357,7 @@ void pt_rt_budget_expired(struct pt_cpu *c)
 	pt_switch_away_locked(c, s); /* the aborted job's stack is abandoned */
 }
 
-void pt_rt_summary(void)
+void pt_job_summary(void)
 {
 	uint64_t misses = 0, overruns = 0, jobs = 0;
 	for (int i = 0; i < PT_MAX_THREADS; i++) {
