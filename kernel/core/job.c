@@ -109,16 +109,24 @@ static void deadline_track(struct pt_thread *t)
 	pt_alarm_arm(a, pt_time_add_sat(release_of(t, n), t->rel_deadline_cycles));
 }
 
-/* Make the next job (already released and traced) the active one (t->sched locked). */
-static void activate_job(struct pt_thread *t, uint64_t rel)
+/* Make the next job (already released and traced) the active one (t->sched locked). Its
+ * policy sees the release (on_release) and sets its key; returns whether the job may run now
+ * (false: the policy holds it, and readies it later with pt_sched_release_held). */
+static bool activate_job(struct pt_thread *t, uint64_t rel)
 {
+	struct pt_sched *s = t->sched;
 	t->job_active = 1;
 	t->release_at_cycles = rel;
 	t->exec_job = 0;
 	uint64_t own = pt_time_add_sat(rel, t->rel_deadline_cycles);
 	/* a job that starts while holding a contended mutex keeps the inherited deadline */
-	t->se.abs_deadline = own < t->inh_deadline ? own : t->inh_deadline;
+	uint64_t dl = own < t->inh_deadline ? own : t->inh_deadline;
 	deadline_track(t);
+	if (!s->ops->on_release) {
+		t->se.abs_deadline = dl; /* the entity's deadline: read by deadline inheritance */
+		return true;
+	}
+	return s->ops->on_release(s, &t->se, rel, dl);
 }
 
 uint64_t pt_job_deadline(const struct pt_thread *t)
@@ -135,13 +143,16 @@ static void start_job(struct pt_thread *t, uint64_t rel)
 	t->ctr->released++;
 	pt_trace_emit(PT_EV_RELEASE, t->tid, t->job, dl);
 	pt_subsys_on_release(t->tid, t->job);
-	activate_job(t, rel);
+	bool ready = activate_job(t, rel);
 	if (t->state == PT_TS_WAIT_PERIOD) {
 		if (t->restart_job) {
 			t->restart_job = 0;
 			pt_thread_restart_ctx(t);
 		}
-		pt_ready_locked(t);
+		if (ready)
+			pt_ready_locked(t);
+		else
+			t->held = 1;
 	} else if (t->se.on_rq) {
 		s->ops->key_changed(s, &t->se); /* suspended with a pending resume: new key */
 	}
@@ -262,7 +273,14 @@ int pt_k_wait_next_period(void)
 		t->pending--;
 		pt_job_account_out(t, now);
 		t->dispatched_at = now;
-		activate_job(t, t->next_release_cycles - (t->pending + 1) * t->period_cycles);
+		if (!activate_job(t, t->next_release_cycles - (t->pending + 1) * t->period_cycles)) {
+			t->held = 1; /* its policy holds the job: leave the cpu until it is ready */
+			t->state = PT_TS_WAIT_PERIOD;
+			pt_switch_away_locked(c, s);
+			pt_flush_deferred();
+			hal_irq_restore(f);
+			return PT_OK;
+		}
 		pt_job_budget_arm(c, t, now);
 		pt_timer_reprogram(c);
 		/* its deadline is later than the last one's: a ready job may now beat it */

@@ -129,6 +129,7 @@ struct pt_thread {
 	uint8_t user, kind, miss_policy, enforce_budget;
 	volatile uint8_t stop_pending, suspend_pending;
 	uint8_t restart_job, skip_next, job_active, stop_reason;
+	uint8_t held;                  /* released job held by its policy (on_release) */
 	char name[16] __attribute__((aligned(8))); /* two words: the THREAD_INFO record's args */
 	void (*entry)(void *);
 	void *arg;
@@ -172,7 +173,8 @@ struct pt_cpu {
 	hal_as_t as;                   /* address space loaded in satp */
 	struct pt_spinlock alarm_lock;
 	struct pt_list alarms;
-	uint64_t slice_end_cycles, budget_end_cycles; /* absolute; UINT64_MAX = none */
+	uint64_t sched_event_cycles;   /* the policy's next timed event here (next_event) */
+	uint64_t budget_end_cycles;    /* end of the running job's budget; UINT64_MAX = none */
 	uint64_t irqs, switches;
 };
 

@@ -100,7 +100,7 @@ void pt_kmain(uint32_t cpu)
 			pt_cpus[i].id = i;
 			pt_cpus[i].hal.cpu = i;
 			pt_list_init(&pt_cpus[i].alarms);
-			pt_cpus[i].slice_end_cycles = pt_cpus[i].budget_end_cycles = UINT64_MAX;
+			pt_cpus[i].sched_event_cycles = pt_cpus[i].budget_end_cycles = UINT64_MAX;
 			pt_idle_create(&pt_cpus[i]);
 		}
 		partitions_init();

@@ -110,12 +110,13 @@ void pt_sched_init(void)
 			pt_panic("scheduler %s: unknown policy %u", sc->name, sc->policy);
 		s->id = i;
 		s->cpu_mask = sc->cpu_mask;
-		s->rr_slice_cycles = pt_ns_to_cycles(sc->rr_slice_ns);
+		s->quantum_cycles = pt_ns_to_cycles(sc->rr_slice_ns);
 		s->fp = s->ops == &pt_sched_fp_ops;
 		s->one_cpu = s->cpu_mask && !(s->cpu_mask & (s->cpu_mask - 1));
-		s->lean = s->fp && s->one_cpu && !s->rr_slice_cycles;
 		s->fp_cpu = s->cpu_mask ? (uint8_t)__builtin_ctz(s->cpu_mask) : 0;
 		s->ops->init(s);
+		PT_ASSERT(!s->timed || (s->ops->next_event && s->ops->on_event));
+		s->lean = s->fp && s->one_cpu && !s->timed;
 	}
 	for (uint32_t c = 0; c < pt_config.ncpus; c++) {
 		int16_t si = pt_config.cpus[c].sched;
@@ -141,6 +142,16 @@ static inline void kick_cpu(uint32_t cpu)
 void pt_kick_cpu(uint32_t cpu)
 {
 	kick_cpu(cpu);
+}
+
+void pt_sched_release_held(struct pt_sched *s, struct pt_sched_entity *e)
+{
+	struct pt_thread *t = pt_thread_of(e);
+	PT_ASSERT(t->sched == s);
+	if (t->held && t->state == PT_TS_WAIT_PERIOD) {
+		t->held = 0;
+		pt_ready_locked(t);
+	}
 }
 
 static __attribute__((noinline)) void ready_general(struct pt_sched *s, struct pt_thread *t)
@@ -174,7 +185,7 @@ void pt_ready_locked(struct pt_thread *t)
 	}
 	struct pt_cpu *c = pt_this_cpu();
 	if (!s->handoff && s->fp_cpu == c->id &&
-	    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
+	    pt_fp_level_of(&t->se) < pt_fp_best_level(pt_fp_rq_of(s))) {
 		s->handoff = &t->se; /* direct hand-off: see handoff_take */
 		c->need_resched = 1;
 		return;
@@ -237,7 +248,7 @@ void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 	}
 	struct pt_cpu *c = pt_this_cpu();
 	if (!s->handoff && s->fp_cpu == c->id &&
-	    pt_fp_level_of(&t->se) < pt_fp_best_level(&s->rq.fp)) {
+	    pt_fp_level_of(&t->se) < pt_fp_best_level(pt_fp_rq_of(s))) {
 		s->handoff = &t->se; /* raised above everything here: direct hand-off */
 		c->need_resched = 1;
 		return;
@@ -246,28 +257,41 @@ void pt_set_prio_locked(struct pt_thread *t, uint16_t prio)
 	kick_cpu(s->fp_cpu);
 }
 
-static __attribute__((noinline)) void program_slice_slow(struct pt_cpu *c, struct pt_sched *s,
-							 struct pt_thread *t, uint64_t now)
+/*
+ * The cpu's timer deadlines that follow a dispatch decision (prev ran, t runs now; t == prev:
+ * it goes on): the policy's next timed event (next_event, e.g. the end of a round-robin
+ * quantum) and the end of t's job budget (job.c). Re-programs the timer only if one moved.
+ */
+static __attribute__((noinline)) void program_timers_slow(struct pt_cpu *c, struct pt_sched *s,
+							  struct pt_thread *prev,
+							  struct pt_thread *t, uint32_t flags,
+							  uint64_t now)
 {
-	uint64_t slice = c->slice_end_cycles, budget = c->budget_end_cycles;
-	c->slice_end_cycles = UINT64_MAX;
-	if (s->rr_slice_cycles && t != c->idle) {
-		if (!t->se.slice_left)
-			t->se.slice_left = s->rr_slice_cycles;
-		c->slice_end_cycles = now + t->se.slice_left;
-	}
+	uint64_t ev = c->sched_event_cycles, budget = c->budget_end_cycles;
+	c->sched_event_cycles = UINT64_MAX;
+	if (s->timed)
+		c->sched_event_cycles = s->ops->next_event(s, c->id, prev == c->idle ? 0 : &prev->se,
+							   t == c->idle ? 0 : &t->se, flags, now);
 	pt_job_budget_arm(c, t, now);
-	if (c->slice_end_cycles != slice || c->budget_end_cycles != budget)
+	if (c->sched_event_cycles != ev || c->budget_end_cycles != budget)
 		pt_timer_reprogram(c);
 }
 
-/* Slice end and budget end of `t`, now dispatched. The common case (no round-robin slice, no
- * budget, before or after) is a few tests inline. */
-static inline void program_slice(struct pt_cpu *c, struct pt_sched *s, struct pt_thread *t,
-				 uint64_t now)
+/* The common case (an untimed policy, no budget, before or after) is a few tests inline. */
+static inline void program_timers(struct pt_cpu *c, struct pt_sched *s, struct pt_thread *prev,
+				  struct pt_thread *t, uint32_t flags, uint64_t now)
 {
-	if (s->rr_slice_cycles || t->enforce_budget || (c->slice_end_cycles & c->budget_end_cycles) != UINT64_MAX)
-		program_slice_slow(c, s, t, now);
+	if (s->timed || t->enforce_budget ||
+	    (c->sched_event_cycles & c->budget_end_cycles) != UINT64_MAX)
+		program_timers_slow(c, s, prev, t, flags, now);
+}
+
+/* The policy's timed event is due on this cpu (s locked): what it asks for the running
+ * thread (enum pt_sched_event_action). */
+static __attribute__((noinline)) int sched_event_due(struct pt_cpu *c, struct pt_sched *s,
+						     struct pt_thread *cur, uint64_t now)
+{
+	return s->ops->on_event(s, c->id, cur == c->idle ? 0 : &cur->se, now);
 }
 
 /*
@@ -330,11 +354,9 @@ static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt
 		rq_dequeue(s, best);
 	if (prev->job_active)
 		pt_job_account_out(prev, now);
-	if (s->rr_slice_cycles && prev != c->idle)
-		prev->se.slice_left = c->slice_end_cycles > now ? c->slice_end_cycles - now : 0;
 	if (next == prev) {
 		prev->state = PT_TS_RUNNING;
-		program_slice(c, s, next, now);
+		program_timers(c, s, prev, next, 0, now);
 		pt_sched_unlock(s);
 		pt_flush_deferred();
 		return;
@@ -357,7 +379,7 @@ static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt
 		pt_trace_emit_masked(PT_EV_IDLE, 0, 0, 0);
 	else
 		pt_trace_emit_masked(PT_EV_DISPATCH, next->tid, 0, 0);
-	program_slice(c, s, next, now);
+	program_timers(c, s, prev, next, 0, now);
 	hal_ctx_switch(&prev->ctx, &next->ctx);
 	pt_finish_switch();
 }
@@ -365,8 +387,8 @@ static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt
 /*
  * The common dispatch, out of line and call-free up to the context switch, so that its frame
  * saves no callee-saved register that hal_ctx_switch saves again: a one-cpu FP instance
- * without round-robin slices (s->lean), `next` last ran on this cpu, in the same address
- * space, without a budget or a pending slice end, and `prev` is not dying. switch_general
+ * without timed events (s->lean), `next` last ran on this cpu, in the same address
+ * space, without a budget or a pending timed event, and `prev` is not dying. switch_general
  * does the same with every case handled.
  */
 static __attribute__((noinline)) void switch_lean(struct pt_cpu *c, struct pt_sched *s,
@@ -398,7 +420,7 @@ static inline bool switch_is_lean(const struct pt_cpu *c, const struct pt_sched 
 	hal_as_t as = next->part ? next->part->as : 0;
 	return s->lean && next != prev && next != c->idle && next->se.cpu == (int16_t)c->id &&
 	       prev->state < PT_TS_STOPPED && as == c->as && !next->enforce_budget &&
-	       (c->slice_end_cycles & c->budget_end_cycles) == UINT64_MAX;
+	       (c->sched_event_cycles & c->budget_end_cycles) == UINT64_MAX;
 }
 
 static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sched_entity *best)
@@ -448,9 +470,9 @@ static __attribute__((noinline)) void schedule_handoff(struct pt_cpu *c, struct 
 	hal_as_t as = next->part ? next->part->as : 0;
 	if (next->state == PT_TS_READY && !h->on_rq && cur->state == PT_TS_RUNNING &&
 	    cur != c->idle && pt_fp_preempts(h, &cur->se) &&
-	    pt_fp_best_level(&s->rq.fp) >= pt_fp_level_of(h) && s->lean &&
+	    pt_fp_best_level(pt_fp_rq_of(s)) >= pt_fp_level_of(h) && s->lean &&
 	    h->cpu == (int16_t)c->id && as == c->as && !next->enforce_budget &&
-	    (c->slice_end_cycles & c->budget_end_cycles) == UINT64_MAX) {
+	    (c->sched_event_cycles & c->budget_end_cycles) == UINT64_MAX) {
 		s->handoff = 0;
 		cur->state = PT_TS_READY;
 		pt_fp_enqueue_head(s, &cur->se);
@@ -488,7 +510,7 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 	/* the best ready entity: the hand-off candidate unless something queued beats it; a
 	 * candidate that does not run after all goes back to the queue (handoff_flush) */
 	struct pt_sched_entity *h = handoff_take(s), *best;
-	if (h && pt_fp_best_level(&s->rq.fp) >= pt_fp_level_of(h)) {
+	if (h && pt_fp_best_level(pt_fp_rq_of(s)) >= pt_fp_level_of(h)) {
 		best = h; /* switch_to_locked's dequeue is a no-op for it (on_rq == 0) */
 	} else {
 		if (h)
@@ -497,8 +519,12 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 	}
 	if (!best) {
 		uint64_t now = hal_cycles();
-		if (cur != c->idle && c->slice_end_cycles <= now)
-			program_slice(c, s, cur, now);
+		if (cur != c->idle && c->sched_event_cycles <= now) {
+			/* nothing else is ready, whatever the policy asks: cur goes on, on a new
+			 * quantum */
+			sched_event_due(c, s, cur, now);
+			program_timers_slow(c, s, cur, cur, PT_SCHED_QUANTUM_OVER, now);
+		}
 		pt_sched_unlock(s);
 		pt_flush_deferred();
 		return;
@@ -508,24 +534,22 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 		return;
 	}
 	uint64_t now = hal_cycles();
-	bool expired = c->slice_end_cycles <= now;
+	bool expired = c->sched_event_cycles <= now &&
+		       sched_event_due(c, s, cur, now) == PT_SCHED_EV_ROTATE;
 	bool preempt = rq_preempts(s, best, &cur->se);
 	bool rotate = expired && !rq_preempts(s, &cur->se, best);
 	if (!preempt && !rotate) {
 		if (best == h)
 			rq_enqueue_head(s, h);
-		if (expired) {
-			cur->se.slice_left = 0;
-			program_slice(c, s, cur, now);
-		}
+		if (c->sched_event_cycles <= now)
+			program_timers_slow(c, s, cur, cur, expired ? PT_SCHED_QUANTUM_OVER : 0, now);
 		pt_sched_unlock(s);
 		pt_flush_deferred();
 		return;
 	}
 	cur->state = PT_TS_READY;
 	if (rotate && !preempt) {
-		cur->se.slice_left = 0;
-		rq_enqueue(s, &cur->se);
+		rq_enqueue(s, &cur->se); /* behind its equals; its quantum is over (expired) */
 	} else {
 		rq_enqueue_head(s, &cur->se);
 	}
@@ -583,7 +607,6 @@ void pt_k_thread_yield(void)
 		struct pt_sched_entity *best = rq_peek(s, c->id);
 		if (best && !rq_preempts(s, &cur->se, best)) {
 			cur->state = PT_TS_READY;
-			cur->se.slice_left = 0;
 			rq_enqueue(s, &cur->se); /* behind its equals: best is still first */
 			switch_to_locked(c, s, best);
 		} else {

@@ -1,7 +1,8 @@
 /*
  * Time and alarms. Each cpu keeps its alarms in a list ordered by expiry (FIFO among equal
- * times); its one-shot timer is armed for the earliest of: the head alarm, the round-robin
- * slice end and the running job's budget end. There is no periodic tick.
+ * times); its one-shot timer is armed for the earliest of: the head alarm, its scheduling
+ * policy's next timed event (next_event: a round-robin quantum's end) and the running job's
+ * budget end. There is no periodic tick.
  * Any cpu may arm an alarm on any cpu's queue or cancel one (the queue lock); a remote arm
  * kicks that cpu, which re-programs its timer at its next preemption point.
  */
@@ -40,7 +41,7 @@ void pt_flush_deferred_slow(struct pt_cpu *c)
 
 static void timer_program(struct pt_cpu *c)
 {
-	uint64_t next = c->slice_end_cycles < c->budget_end_cycles ? c->slice_end_cycles : c->budget_end_cycles;
+	uint64_t next = c->sched_event_cycles < c->budget_end_cycles ? c->sched_event_cycles : c->budget_end_cycles;
 	if (!pt_list_empty(&c->alarms)) {
 		struct pt_alarm *a = pt_list_first(&c->alarms, struct pt_alarm, node);
 		if (a->when < next)
@@ -148,7 +149,7 @@ void pt_irq_timer(void)
 		pt_spin_unlock(&c->alarm_lock);
 		a->fn(a);
 	}
-	if (c->slice_end_cycles <= now)
+	if (c->sched_event_cycles <= now)
 		c->need_resched = 1;
 	c->in_timer_irq = 0;
 	pt_timer_reprogram(c);

@@ -1,6 +1,8 @@
 /*
  * The scheduling-policy interface. A policy is one folder (kernel/sched/<name>/) that fills in
- * one `struct pt_sched_ops`; the core calls only the table. Every cpu of an application role
+ * one `struct pt_sched_ops` and keeps its own context type in `struct pt_sched.ctx`; adding a
+ * policy is that folder plus one line in sched.c (and its id in the configuration schema).
+ * The core calls only the table (FP instances also inline, fp/fp_rq.h). Every cpu of an application role
  * belongs to exactly one scheduler instance (`struct pt_sched`), named in the configuration:
  * FP or EDF instances own one cpu, a G-EDF instance owns a cluster.
  *
@@ -9,6 +11,8 @@
  * Ready set: a thread is in the policy's ready structure iff it is READY and not RUNNING;
  * the core calls enqueue when a thread becomes ready (or is preempted) and dequeue/pick when
  * it leaves. `running[cpu]` is maintained by the core and read by policies (G-EDF).
+ * Time: a policy sees a job's release (on_release) and may own timed events on its cpus
+ * (next_event / on_event: round-robin quanta, slot boundaries); the core arms the timer.
  */
 #ifndef PARTITA_SCHED_H
 #define PARTITA_SCHED_H
@@ -35,13 +39,22 @@ struct pt_sched_entity {
 	uint32_t tid;          /* unique, breaks ties deterministically (lower first) */
 	uint64_t abs_deadline; /* EDF key, cycles */
 	uint64_t seq;          /* FIFO order among equals: enqueue sequence number */
-	uint64_t slice_left;   /* FP round-robin: cycles left of the slice */
+	uint64_t slice_left;   /* cycles left of its quantum (FP round-robin); 0: a new one */
 };
 
 struct pt_sched;
 
+/* What on_event asks of the core for the entity running on the cpu. */
+enum pt_sched_event_action {
+	PT_SCHED_EV_NONE = 0,   /* it goes on */
+	PT_SCHED_EV_ROTATE = 1, /* its quantum is over: behind its equals if one is ready */
+};
+/* next_event flags */
+#define PT_SCHED_QUANTUM_OVER 1u /* prev's quantum ended (it yielded or was rotated) */
+
 struct pt_sched_ops {
 	const char *name;
+	/* Set up s->ctx for an instance; may set s->timed (it uses next_event / on_event). */
 	void (*init)(struct pt_sched *s);
 	/* e becomes ready. FIFO among equals: after every ready entity of equal key. */
 	void (*enqueue)(struct pt_sched *s, struct pt_sched_entity *e);
@@ -61,52 +74,63 @@ struct pt_sched_ops {
 	int (*preempt_cpu)(struct pt_sched *s, const struct pt_sched_entity *e);
 	/* e's key changed (priority inheritance, set-priority, new deadline). e may be queued. */
 	void (*key_changed)(struct pt_sched *s, struct pt_sched_entity *e);
+	/* Order of two entities of this policy under its key, <0: a first, 0: equal (FIFO), >0:
+	 * b first. Wait queues order their waiters by it; a mutex holder inherits the best
+	 * waiter's key through it. */
+	int (*key_cmp)(const struct pt_sched_entity *a, const struct pt_sched_entity *b);
+	/* Optional. A job of e is released at `release` with absolute deadline `deadline`
+	 * (cycles; e is not queued). The policy sets its key from them and says whether the job
+	 * is ready now (true) or held (false: the policy makes it ready later, from on_event, with
+	 * pt_sched_release_held). NULL: ready, key = deadline. */
+	bool (*on_release)(struct pt_sched *s, struct pt_sched_entity *e, uint64_t release,
+			   uint64_t deadline);
+	/* Optional (s->timed). After every dispatch decision on `cpu` at `now` (prev: what ran,
+	 * next: what runs now, NULL = idle; prev == next: it goes on; flags PT_SCHED_*): the
+	 * policy's next timed event on that cpu, absolute cycles, UINT64_MAX for none. The core
+	 * arms the cpu's timer for it. */
+	uint64_t (*next_event)(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity *prev,
+			       struct pt_sched_entity *next, uint32_t flags, uint64_t now);
+	/* Optional (s->timed). The time next_event returned is reached: called at the cpu's next
+	 * preemption point (s locked) with the running entity (NULL = idle); returns an
+	 * enum pt_sched_event_action. next_event follows the decision the core then takes. */
+	int (*on_event)(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity *running,
+			uint64_t now);
 };
 
-/* Policy-private ready structures; one member per policy. */
-struct pt_fp_rq {
-	/* bit p set iff level[p] is non-empty; the extra last word is a constant 1, a sentinel
-	 * "level PT_PRIO_LEVELS" that makes the best level branch-free (fp/fp_rq.h) */
-	uint64_t bitmap[PT_PRIO_LEVELS / 64 + 1];
-	uint64_t top;                         /* bit w set iff bitmap[w] != 0 */
-	struct pt_list level[PT_PRIO_LEVELS];
-};
-struct pt_edf_rq {
-	struct pt_sched_entity *root;  /* ordered by (abs_deadline, seq, tid) */
-	struct pt_sched_entity *first; /* cached minimum: peek is O(1) */
-	uint32_t count;
-};
-
-/* G-EDF: one global tree for the cluster, plus one per cpu for entities pinned to it, so
- * peek(cpu) is the earlier of two cached minima (O(1)) however many pinned entities wait. */
-struct pt_gedf_rq {
-	struct pt_edf_rq global;
-	struct pt_edf_rq pinned[PT_MAX_CPUS];
-};
+/* Bytes of struct pt_sched.ctx: the largest policy context (FP's 256 level lists and bitmap).
+ * Each policy checks at compile time that its context fits (PT_SCHED_CTX_FITS). */
+#define PT_SCHED_CTX_BYTES 4224
+#define PT_SCHED_CTX(s, type) ((type *)(void *)(s)->ctx)
+#define PT_SCHED_CTX_FITS(type)                                                             \
+	_Static_assert(sizeof(type) <= PT_SCHED_CTX_BYTES,                                  \
+		       #type " does not fit in struct pt_sched.ctx: raise PT_SCHED_CTX_BYTES")
 
 struct pt_sched {
 	const struct pt_sched_ops *ops;
 	uint32_t id;
 	uint32_t cpu_mask;
-	uint64_t rr_slice_cycles;              /* FP round-robin slice; 0 = off */
+	uint64_t quantum_cycles;               /* configured time quantum (FP: round-robin
+						* slice among equals); 0 = none */
+	uint8_t timed;                         /* the policy has timed events (set by init) */
 	uint8_t fp;                            /* ops == &pt_sched_fp_ops: the core calls the
 						* FP queue inline (fp/fp_rq.h), not through ops */
 	uint8_t one_cpu;                       /* cpu_mask has one bit: no cluster re-check */
 	uint8_t fp_cpu;                        /* lowest cpu of cpu_mask */
-	uint8_t lean;                          /* fp && one_cpu && no round-robin slice: the
-						* core's call-free dispatch applies */
+	uint8_t lean;                          /* fp && one_cpu && !timed: the core's call-free
+						* dispatch applies */
 	struct pt_sched_entity *handoff;       /* woken, READY, not queued: runs next on fp_cpu
 						* (core's direct hand-off, kernel/core/sched_core.c) */
 	uint64_t next_seq;                     /* source of pt_sched_entity.seq */
 	struct pt_sched_entity *running[PT_MAX_CPUS]; /* NULL = idle; maintained by the core */
-	union {
-		struct pt_fp_rq fp;
-		struct pt_edf_rq edf;
-		struct pt_gedf_rq gedf;
-	} rq;
 	/* lock word used by the core (ticket spinlock); opaque to policies */
 	uint32_t lock_next, lock_owner;
+	/* the policy's own context (ready structure, time state): its type is known only to
+	 * the policy's folder (PT_SCHED_CTX) */
+	_Alignas(16) unsigned char ctx[PT_SCHED_CTX_BYTES];
 };
+
+/* Core service for policies (s locked): a job held by on_release becomes ready now. */
+void pt_sched_release_held(struct pt_sched *s, struct pt_sched_entity *e);
 
 extern const struct pt_sched_ops pt_sched_fp_ops;
 extern const struct pt_sched_ops pt_sched_edf_ops;

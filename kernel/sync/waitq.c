@@ -2,7 +2,7 @@
  * Blocking and waking, shared by semaphores, mutexes, message queues and sleeps.
  * One global sync lock protects every wait queue and every object's state; it nests outside
  * the scheduler-instance locks. Waiters are ordered by the key of their scheduling policy
- * (the policy's `preempts`: FP priority, 0 first; EDF / G-EDF absolute deadline, effective
+ * (the policy's `key_cmp`: FP priority, 0 first; EDF / G-EDF absolute deadline, effective
  * after inheritance), FIFO among equals. A stopped thread may linger on a queue: waking
  * skips and drops it.
  */
@@ -18,7 +18,7 @@ void pt_waitq_init(struct pt_waitq *q)
 /* t waits ahead of w: strictly better under t's policy (equals stay FIFO). */
 static inline bool waits_ahead(const struct pt_thread *t, const struct pt_thread *w)
 {
-	return t->sched->fp ? t->se.prio < w->se.prio : t->sched->ops->preempts(&t->se, &w->se);
+	return t->sched->fp ? t->se.prio < w->se.prio : t->sched->ops->key_cmp(&t->se, &w->se) < 0;
 }
 
 void pt_waitq_insert(struct pt_waitq *q, struct pt_thread *t)

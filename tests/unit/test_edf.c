@@ -93,9 +93,9 @@ static void run_random(uint64_t seed, unsigned steps, uint64_t dl_range)
 		for (int k = 0; k < N_ENT; k++)
 			assert_int_equal(ent[k].on_rq, m_on[k]);
 		if (step % 5 == 0)
-			rb_check(&S.rq.edf);
+			rb_check(PT_SCHED_CTX(&S, struct pt_edf_rq));
 	}
-	rb_check(&S.rq.edf);
+	rb_check(PT_SCHED_CTX(&S, struct pt_edf_rq));
 	/* drain: the whole order matches the model */
 	for (;;) {
 		int mb = model_best();
@@ -107,8 +107,8 @@ static void run_random(uint64_t seed, unsigned steps, uint64_t dl_range)
 		S.ops->dequeue(&S, b);
 		m_on[mb] = 0;
 	}
-	assert_int_equal(S.rq.edf.count, 0);
-	assert_null(S.rq.edf.root);
+	assert_int_equal(PT_SCHED_CTX(&S, struct pt_edf_rq)->count, 0);
+	assert_null(PT_SCHED_CTX(&S, struct pt_edf_rq)->root);
 }
 
 static void test_random_ties(void **st)

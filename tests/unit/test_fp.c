@@ -4,6 +4,7 @@
 #include "test_util.h"
 #include "sched/sched.h"
 #include "sched/fp/fp.h"
+#include "sched/fp/fp_rq.h"
 
 #define N_ENT 200
 
@@ -53,7 +54,7 @@ static unsigned lvl_of(unsigned prio) { return prio < 256 ? prio : 255; }
 /* Bitmap invariants and every level list equal to the model's order. */
 static void check_structure(void)
 {
-	struct pt_fp_rq *rq = &S.rq.fp;
+	struct pt_fp_rq *rq = pt_fp_rq_of(&S);
 
 	for (unsigned p = 0; p < PT_PRIO_LEVELS; p++) {
 		int nonempty = !pt_list_empty(&rq->level[p]);
@@ -178,7 +179,48 @@ static void test_fifo_among_equals(void **st)
 		S.ops->dequeue(&S, b);
 	}
 	assert_null(S.ops->peek(&S, 0));
-	assert_int_equal(S.rq.fp.top, 0);
+	assert_int_equal(pt_fp_rq_of(&S)->top, 0);
+}
+
+/* Round-robin is FP's timed event: the quantum travels with a preempted entity, ends with
+ * PT_SCHED_QUANTUM_OVER or when used up, and its end asks the core for a rotation. */
+static void test_round_robin_quantum(void **st)
+{
+	(void)st;
+	const struct pt_sched_ops *o = &pt_sched_fp_ops;
+	setup_sched();
+	assert_int_equal(S.timed, 0); /* no quantum configured: no timed events */
+	S.quantum_cycles = 100;
+	o->init(&S);
+	assert_int_equal(S.timed, 1);
+	struct pt_sched_entity *a = &ent[0], *b = &ent[1];
+	a->slice_left = b->slice_left = 0;
+	assert_int_equal(o->next_event(&S, 2, 0, a, 0, 1000), 1100);    /* a: a full quantum */
+	assert_int_equal(o->next_event(&S, 2, a, b, 0, 1030), 1130);    /* a preempted at 1030 */
+	assert_int_equal(a->slice_left, 70);                             /* ...keeps 70 */
+	assert_int_equal(o->next_event(&S, 2, b, a, 0, 1200), 1270);    /* b used it all up */
+	assert_int_equal(b->slice_left, 0);
+	assert_int_equal(o->next_event(&S, 2, a, a, 0, 1210), 1270);    /* a goes on: same end */
+	assert_int_equal(o->next_event(&S, 2, a, b, PT_SCHED_QUANTUM_OVER, 1220), 1320);
+	assert_int_equal(a->slice_left, 0);                              /* yielded: nothing kept */
+	assert_int_equal(o->next_event(&S, 2, b, 0, 0, 1250), UINT64_MAX); /* idle: no event */
+	assert_int_equal(b->slice_left, 70);
+	assert_int_equal(o->on_event(&S, 2, b, 1320), PT_SCHED_EV_ROTATE);
+	assert_int_equal(o->on_event(&S, 2, 0, 1320), PT_SCHED_EV_NONE);
+	S.quantum_cycles = 0;
+}
+
+static void test_key_cmp(void **st)
+{
+	(void)st;
+	const struct pt_sched_ops *o = &pt_sched_fp_ops;
+	ent[0].prio = 3, ent[1].prio = 7, ent[2].prio = 3, ent[3].prio = 400;
+	assert_true(o->key_cmp(&ent[0], &ent[1]) < 0);
+	assert_true(o->key_cmp(&ent[1], &ent[0]) > 0);
+	assert_int_equal(o->key_cmp(&ent[0], &ent[2]), 0);
+	ent[4].prio = 255; /* beyond the last level counts as the last level */
+	assert_int_equal(o->key_cmp(&ent[3], &ent[4]), 0);
+	assert_null(o->on_release); /* FP: the core's default (ready, deadline recorded) */
 }
 
 static void test_level_boundaries(void **st)
@@ -262,6 +304,8 @@ int main(void)
 		cmocka_unit_test(test_random_all_levels),
 		cmocka_unit_test(test_fifo_among_equals),
 		cmocka_unit_test(test_level_boundaries),
+		cmocka_unit_test(test_round_robin_quantum),
+		cmocka_unit_test(test_key_cmp),
 		cmocka_unit_test(test_ctz),
 		cmocka_unit_test(test_preempts_and_preempt_cpu),
 		cmocka_unit_test(test_registry),

@@ -6,7 +6,7 @@
 #include "test_util.h"
 #include "rb_check.h"
 #include "sched/sched.h"
-#include "sched/edf/edf_rq.h"
+#include "sched/gedf/gedf.h"
 
 #define N_ENT 300
 #define MASK 0x5Eu /* cpus 1,2,3,4,6: not starting at 0 and with a hole */
@@ -93,11 +93,11 @@ static int model_preempt_cpu(uint64_t dl, int pin)
 
 static void check_trees(void)
 {
-	rb_check(&S.rq.gedf.global);
+	rb_check(&PT_SCHED_CTX(&S, struct pt_gedf_ctx)->global);
 	for (int c = 0; c < PT_MAX_CPUS; c++) {
-		rb_check(&S.rq.gedf.pinned[c]);
+		rb_check(&PT_SCHED_CTX(&S, struct pt_gedf_ctx)->pinned[c]);
 		if (!in_instance(c))
-			assert_int_equal(S.rq.gedf.pinned[c].count, 0);
+			assert_int_equal(PT_SCHED_CTX(&S, struct pt_gedf_ctx)->pinned[c].count, 0);
 	}
 }
 

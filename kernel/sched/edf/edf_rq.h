@@ -15,6 +15,12 @@
 #include <stdbool.h>
 #include "../sched.h"
 
+struct pt_edf_rq {
+	struct pt_sched_entity *root;  /* ordered by (abs_deadline, seq, tid) */
+	struct pt_sched_entity *first; /* cached minimum: peek is O(1) */
+	uint32_t count;
+};
+
 /* <0, 0, >0 as a is before, the same as, after b in (abs_deadline, seq, tid) order. */
 static inline int pt_edf_key_cmp(const struct pt_sched_entity *a, const struct pt_sched_entity *b)
 {

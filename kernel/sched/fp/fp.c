@@ -6,9 +6,10 @@
  * kernel image, a de Bruijn multiply elsewhere (never a libgcc call): the same instruction
  * count on every hart and for every level.
  *
- * The round-robin slice (s->rr_slice_cycles) is accounted by the core: when a slice expires
- * it calls dequeue + enqueue (tail of the level); a preempted thread comes back by
- * enqueue_head and keeps its place.
+ * Round-robin among equals (s->quantum_cycles != 0) is this policy's timed event: next_event
+ * keeps the running entity's quantum (what is left of it travels with the entity while it is
+ * preempted), on_event asks the core to rotate it behind its equals when it ends; a preempted
+ * thread comes back by enqueue_head and keeps its place.
  */
 #include "../sched.h"
 #include "fp.h"
@@ -25,7 +26,7 @@ unsigned pt_fp_ctz64(uint64_t x) { return pt_fp_ctz(x); }
 
 static void fp_init(struct pt_sched *s)
 {
-	struct pt_fp_rq *rq = &s->rq.fp;
+	struct pt_fp_rq *rq = pt_fp_rq_of(s);
 
 	for (unsigned w = 0; w < PT_PRIO_LEVELS / 64; w++)
 		rq->bitmap[w] = 0;
@@ -33,6 +34,8 @@ static void fp_init(struct pt_sched *s)
 	rq->top = 0;
 	for (unsigned p = 0; p < PT_PRIO_LEVELS; p++)
 		pt_list_init(&rq->level[p]);
+	PT_SCHED_CTX(s, struct pt_fp_ctx)->slice_end_cycles = UINT64_MAX;
+	s->timed = s->quantum_cycles != 0;
 }
 
 static void fp_enqueue(struct pt_sched *s, struct pt_sched_entity *e) { pt_fp_enqueue(s, e); }
@@ -78,6 +81,43 @@ static void fp_key_changed(struct pt_sched *s, struct pt_sched_entity *e)
 	pt_fp_enqueue(s, e);
 }
 
+static int fp_key_cmp(const struct pt_sched_entity *a, const struct pt_sched_entity *b)
+{
+	unsigned la = pt_fp_level_of(a), lb = pt_fp_level_of(b);
+	return la < lb ? -1 : la > lb;
+}
+
+/*
+ * The quantum of the entity that runs now (round-robin instances only). prev, switched out,
+ * keeps what is left of its quantum (nothing if it ended: rotated or yielded); next continues
+ * its quantum, or starts a full one; idle has none.
+ */
+static uint64_t fp_next_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity *prev,
+			      struct pt_sched_entity *next, uint32_t flags, uint64_t now)
+{
+	(void)cpu;
+	struct pt_fp_ctx *x = PT_SCHED_CTX(s, struct pt_fp_ctx);
+	if (prev)
+		prev->slice_left = (flags & PT_SCHED_QUANTUM_OVER) || x->slice_end_cycles <= now
+					   ? 0 : x->slice_end_cycles - now;
+	if (!next) {
+		x->slice_end_cycles = UINT64_MAX;
+		return UINT64_MAX;
+	}
+	if (!next->slice_left)
+		next->slice_left = s->quantum_cycles;
+	x->slice_end_cycles = now + next->slice_left;
+	return x->slice_end_cycles;
+}
+
+/* The running entity's quantum is over: it goes behind its equals (if one is ready). */
+static int fp_on_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity *running,
+		       uint64_t now)
+{
+	(void)s, (void)cpu, (void)now;
+	return running ? PT_SCHED_EV_ROTATE : PT_SCHED_EV_NONE;
+}
+
 const struct pt_sched_ops pt_sched_fp_ops = {
 	.name = "fp",
 	.init = fp_init,
@@ -88,4 +128,7 @@ const struct pt_sched_ops pt_sched_fp_ops = {
 	.preempts = fp_preempts,
 	.preempt_cpu = fp_preempt_cpu,
 	.key_changed = fp_key_changed,
+	.key_cmp = fp_key_cmp,
+	.next_event = fp_next_event,
+	.on_event = fp_on_event,
 };

@@ -16,6 +16,28 @@
 
 #include "../sched.h"
 
+/* The FP ready structure (invariants above). */
+struct pt_fp_rq {
+	/* bit p set iff level[p] is non-empty; the extra last word is a constant 1, a sentinel
+	 * "level PT_PRIO_LEVELS" that makes the best level branch-free */
+	uint64_t bitmap[PT_PRIO_LEVELS / 64 + 1];
+	uint64_t top;                         /* bit w set iff bitmap[w] != 0 */
+	struct pt_list level[PT_PRIO_LEVELS];
+};
+
+/* An FP instance's context: the ready structure, then the round-robin quantum state (an FP
+ * instance owns one cpu). */
+struct pt_fp_ctx {
+	struct pt_fp_rq rq;
+	uint64_t slice_end_cycles; /* end of the running entity's quantum; UINT64_MAX: none */
+};
+PT_SCHED_CTX_FITS(struct pt_fp_ctx);
+
+static inline struct pt_fp_rq *pt_fp_rq_of(struct pt_sched *s)
+{
+	return &PT_SCHED_CTX(s, struct pt_fp_ctx)->rq;
+}
+
 #if defined(__riscv_zbb)
 /* One instruction (Zbb `ctz`): mk/kernel.mk builds the kernel with Zbb. */
 static inline unsigned pt_fp_ctz(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
@@ -44,7 +66,7 @@ static inline void pt_fp_mark(struct pt_fp_rq *rq, unsigned p)
 /* e becomes ready: tail of its level (FIFO among equals). */
 static inline void pt_fp_enqueue(struct pt_sched *s, struct pt_sched_entity *e)
 {
-	struct pt_fp_rq *rq = &s->rq.fp;
+	struct pt_fp_rq *rq = pt_fp_rq_of(s);
 	unsigned p = pt_fp_level_of(e);
 
 	e->seq = s->next_seq++;
@@ -57,7 +79,7 @@ static inline void pt_fp_enqueue(struct pt_sched *s, struct pt_sched_entity *e)
 /* e was preempted: head of its level (it keeps its place). */
 static inline void pt_fp_enqueue_head(struct pt_sched *s, struct pt_sched_entity *e)
 {
-	struct pt_fp_rq *rq = &s->rq.fp;
+	struct pt_fp_rq *rq = pt_fp_rq_of(s);
 	unsigned p = pt_fp_level_of(e);
 
 	e->fp_level = (uint8_t)p;
@@ -70,7 +92,7 @@ static inline void pt_fp_enqueue_head(struct pt_sched *s, struct pt_sched_entity
  * priority (key_changed) when it removes the entity. */
 static inline void pt_fp_dequeue(struct pt_sched *s, struct pt_sched_entity *e)
 {
-	struct pt_fp_rq *rq = &s->rq.fp;
+	struct pt_fp_rq *rq = pt_fp_rq_of(s);
 	unsigned p = e->fp_level;
 
 	if (!e->on_rq)
@@ -86,7 +108,7 @@ static inline void pt_fp_dequeue(struct pt_sched *s, struct pt_sched_entity *e)
 
 static inline struct pt_sched_entity *pt_fp_peek(struct pt_sched *s)
 {
-	struct pt_fp_rq *rq = &s->rq.fp;
+	struct pt_fp_rq *rq = pt_fp_rq_of(s);
 
 	if (rq->top == 0)
 		return 0;
