@@ -275,8 +275,7 @@ int pt_k_wait_next_period(void)
 		t->dispatched_at = now;
 		if (!activate_job(t, t->next_release_cycles - (t->pending + 1) * t->period_cycles)) {
 			t->held = 1; /* its policy holds the job: leave the cpu until it is ready */
-			t->state = PT_TS_WAIT_PERIOD;
-			pt_switch_away_locked(c, s);
+			pt_leave_cpu_locked(c, s, PT_TS_WAIT_PERIOD);
 			pt_flush_deferred();
 			hal_irq_restore(f);
 			return PT_OK;
@@ -292,8 +291,7 @@ int pt_k_wait_next_period(void)
 		return PT_OK;
 	}
 	deadline_track(t);
-	t->state = PT_TS_WAIT_PERIOD;
-	pt_switch_away_locked(c, s);
+	pt_leave_cpu_locked(c, s, PT_TS_WAIT_PERIOD);
 	pt_flush_deferred();
 	hal_irq_restore(f);
 	return PT_OK;
@@ -371,8 +369,7 @@ void pt_job_budget_expired(struct pt_cpu *c)
 	pt_alarm_cancel(&t->deadline_alarm);
 	t->restart_job = 1;
 	t->pending = 0;
-	t->state = PT_TS_WAIT_PERIOD;
-	pt_switch_away_locked(c, s); /* the aborted job's stack is abandoned */
+	pt_leave_cpu_locked(c, s, PT_TS_WAIT_PERIOD); /* the aborted job's stack is abandoned */
 }
 
 void pt_job_summary(void)

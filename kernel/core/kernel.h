@@ -215,8 +215,13 @@ uintptr_t pt_page_alloc_in(const uint64_t *colors); /* one page of those colors;
 
 /* sched_core.c — all with interrupts masked */
 void pt_sched_init(void);
+void pt_sched_subsys_hooks(void); /* after the subsystems booted: their dispatch hooks */
 void pt_schedule(void);                                /* preemption point, no locks held */
-void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s); /* s locked; returns unlocked */
+/* The one way a thread leaves its cpu without being preempted: the current thread takes
+ * `state` (BLOCKED, SUSPENDED, WAIT_PERIOD, STOPPED, DEAD) and the best ready thread runs.
+ * s locked on entry; returns (unlocked) when the thread is dispatched again, never for
+ * STOPPED / DEAD. Preemption goes through pt_schedule; both end in one switch routine. */
+void pt_leave_cpu_locked(struct pt_cpu *c, struct pt_sched *s, uint8_t state);
 void pt_finish_switch(void);
 void pt_ready_locked(struct pt_thread *t);            /* t->sched locked */
 void pt_kick_cpu(uint32_t cpu);
@@ -328,13 +333,15 @@ int pt_k_mq_delete(int id);
 void pt_waitq_wake_all(struct pt_waitq *q, int result); /* pt_sync_lock held */
 
 /* subsystem registry (subsys.c, <partita/subsys.h>): the hooks of linked subsystems */
-enum { PT_SUBSYS_HOOK_RELEASE = 1, PT_SUBSYS_HOOK_COMPLETE = 2, PT_SUBSYS_HOOK_FAULT = 4 };
+enum { PT_SUBSYS_HOOK_RELEASE = 1, PT_SUBSYS_HOOK_COMPLETE = 2, PT_SUBSYS_HOOK_FAULT = 4,
+       PT_SUBSYS_HOOK_DISPATCH = 8 };
 extern uint32_t pt_subsys_hooks;
 void pt_subsys_boot_all(void);
 void pt_subsys_cpu_entry_all(uint32_t cpu);
 void pt_subsys_release_slow(uint32_t tid, uint64_t job);
 void pt_subsys_complete_slow(uint32_t tid, uint64_t job, uint64_t response_cycles);
 void pt_subsys_fault_slow(uint32_t tid, uint64_t cause, uint64_t addr);
+void pt_subsys_dispatch_slow(uint32_t cpu, uint32_t prev_tid, uint32_t next_tid);
 int64_t pt_subsys_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
 static inline void pt_subsys_on_release(uint32_t tid, uint64_t job)
 {

@@ -108,6 +108,7 @@ void pt_kmain(uint32_t cpu)
 		pt_epoch = hal_cycles() + 1000;
 		threads_init();
 		pt_subsys_boot_all(); /* the linked subsystems (<partita/subsys.h>) */
+		pt_sched_subsys_hooks();
 		pt_trace_emit(PT_EV_BOOT, 0, pt_config.ncpus, pt_epoch);
 		pt_printk("boot: %u threads, %u partitions, %u schedulers, epoch %lu\n",
 			  pt_config.nthreads, pt_config.npartitions, pt_config.nscheds, pt_epoch);

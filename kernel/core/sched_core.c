@@ -125,6 +125,15 @@ void pt_sched_init(void)
 	}
 }
 
+/* A subsystem's dispatch hook runs in switch_general only: no instance stays lean. */
+void pt_sched_subsys_hooks(void)
+{
+	if (!(pt_subsys_hooks & PT_SUBSYS_HOOK_DISPATCH))
+		return;
+	for (uint32_t i = 0; i < pt_config.nscheds && i < PT_MAX_SCHEDS; i++)
+		pt_scheds[i].lean = 0;
+}
+
 /* Ask `cpu` to reschedule: a flag for this cpu, or flag + IPI (sent by pt_flush_deferred,
  * outside the locks) for another. Inline and call-free for the callers' fast paths. */
 static inline void kick_cpu(uint32_t cpu)
@@ -379,6 +388,9 @@ static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt
 		pt_trace_emit_masked(PT_EV_IDLE, 0, 0, 0);
 	else
 		pt_trace_emit_masked(PT_EV_DISPATCH, next->tid, 0, 0);
+	if (pt_subsys_hooks & PT_SUBSYS_HOOK_DISPATCH)
+		pt_subsys_dispatch_slow(c->id, prev == c->idle ? 0 : prev->tid,
+					next == c->idle ? 0 : next->tid);
 	program_timers(c, s, prev, next, 0, now);
 	hal_ctx_switch(&prev->ctx, &next->ctx);
 	pt_finish_switch();
@@ -432,10 +444,18 @@ static void switch_to_locked(struct pt_cpu *c, struct pt_sched *s, struct pt_sch
 		switch_general(c, s, best);
 }
 
-void pt_switch_away_locked(struct pt_cpu *c, struct pt_sched *s)
+/* The current thread, no longer RUNNING, leaves the cpu for the best ready thread (s locked). */
+static void leave_cpu(struct pt_cpu *c, struct pt_sched *s)
 {
 	handoff_flush(s);
 	switch_to_locked(c, s, rq_peek(s, c->id));
+}
+
+void pt_leave_cpu_locked(struct pt_cpu *c, struct pt_sched *s, uint8_t state)
+{
+	PT_ASSERT(c->current != c->idle && state != PT_TS_RUNNING && state != PT_TS_READY);
+	c->current->state = state;
+	leave_cpu(c, s);
 }
 
 
@@ -504,7 +524,7 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 {
 	struct pt_thread *cur = c->current;
 	if (cur->state != PT_TS_RUNNING && cur != c->idle) {
-		pt_switch_away_locked(c, s);
+		leave_cpu(c, s);
 		return;
 	}
 	/* the best ready entity: the hand-off candidate unless something queued beats it; a
@@ -569,14 +589,13 @@ static void apply_pending(struct pt_cpu *c)
 	pt_sched_lock(s);
 	if (t->stop_pending) {
 		t->stop_pending = 0;
-		t->state = t->stop_reason == PT_STOP_DELETED ? PT_TS_DEAD : PT_TS_STOPPED;
-		pt_switch_away_locked(c, s); /* does not come back */
+		pt_leave_cpu_locked(c, s, t->stop_reason == PT_STOP_DELETED ? PT_TS_DEAD
+									 : PT_TS_STOPPED); /* no return */
 		return;
 	}
 	if (t->suspend_pending) {
 		t->suspend_pending = 0;
-		t->state = PT_TS_SUSPENDED;
-		pt_switch_away_locked(c, s);
+		pt_leave_cpu_locked(c, s, PT_TS_SUSPENDED);
 		return;
 	}
 	pt_sched_unlock(s);

@@ -1,5 +1,6 @@
 /*
- * The subsystem registry (<partita/subsys.h>): boot, per-hart entry, job and fault hooks and
+ * The subsystem registry (<partita/subsys.h>): boot, per-hart entry, job, dispatch and fault
+ * hooks and
  * subsystem system calls, for whichever subsystems the image links. The core names none.
  */
 #include "kernel.h"
@@ -38,7 +39,8 @@ void pt_subsys_boot_all(void)
 		}
 		pt_subsys_hooks |= (a->on_release ? PT_SUBSYS_HOOK_RELEASE : 0) |
 				   (a->on_complete ? PT_SUBSYS_HOOK_COMPLETE : 0) |
-				   (a->on_fault ? PT_SUBSYS_HOOK_FAULT : 0);
+				   (a->on_fault ? PT_SUBSYS_HOOK_FAULT : 0) |
+				   (a->on_dispatch ? PT_SUBSYS_HOOK_DISPATCH : 0);
 	}
 	FOR_EACH_SUBSYS(s)
 		if (s->boot)
@@ -64,6 +66,13 @@ void pt_subsys_complete_slow(uint32_t tid, uint64_t job, uint64_t response_cycle
 	FOR_EACH_SUBSYS(s)
 		if (s->on_complete)
 			s->on_complete(tid, job, response_cycles);
+}
+
+void pt_subsys_dispatch_slow(uint32_t cpu, uint32_t prev_tid, uint32_t next_tid)
+{
+	FOR_EACH_SUBSYS(s)
+		if (s->on_dispatch)
+			s->on_dispatch(cpu, prev_tid, next_tid);
 }
 
 void pt_subsys_fault_slow(uint32_t tid, uint64_t cause, uint64_t addr)

@@ -278,8 +278,7 @@ void pt_thread_stop(struct pt_thread *t, uint8_t reason)
 			return;
 		}
 		if (t == c->current) {
-			t->state = final;
-			pt_switch_away_locked(c, s); /* never returns */
+			pt_leave_cpu_locked(c, s, final); /* never returns */
 			pt_panic("stopped thread resumed");
 		}
 		t->stop_reason = final == PT_TS_DEAD ? PT_STOP_DELETED : reason;
@@ -436,8 +435,7 @@ int pt_k_thread_suspend(int tid)
 		break;
 	case PT_TS_RUNNING:
 		if (t == c->current) {
-			t->state = PT_TS_SUSPENDED;
-			pt_switch_away_locked(c, s);
+			pt_leave_cpu_locked(c, s, PT_TS_SUSPENDED);
 			pt_flush_deferred();
 			hal_irq_restore(f);
 			return PT_OK;

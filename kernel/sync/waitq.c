@@ -93,7 +93,7 @@ int pt_block(struct pt_waitq *q, uint8_t obj_kind, uint32_t obj_id, uint64_t unt
 	t->state = PT_TS_BLOCKED;
 	pt_trace_emit_masked(PT_EV_BLOCK, t->tid, obj_kind, obj_id); /* interrupts masked */
 	pt_spin_unlock(&pt_sync_lock);
-	pt_switch_away_locked(c, s);
+	pt_leave_cpu_locked(c, s, PT_TS_BLOCKED);
 	if (__atomic_load_n(&t->timeout_alarm.cpu, __ATOMIC_ACQUIRE) >= 0)
 		pt_alarm_cancel(&t->timeout_alarm);
 	return t->wait_result;

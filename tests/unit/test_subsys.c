@@ -47,6 +47,13 @@ static int64_t sys_c(uint32_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_
 	return (int64_t)nr * 1000 + (int64_t)a0;
 }
 
+static void disp_b(uint32_t cpu, uint32_t prev, uint32_t next)
+{
+	char b[32];
+	snprintf(b, sizeof(b), "dispB%u:%u>%u ", cpu, prev, next);
+	note(b);
+}
+
 static void reset(void)
 {
 	memset(table, 0, sizeof(table));
@@ -54,7 +61,8 @@ static void reset(void)
 	pt_subsys_hooks = 0;
 	table[0] = (struct pt_subsys){ .name = "a", .boot = boot_a, .cpu_entry = entry_a,
 				       .trace_first = 32, .trace_count = 8 };
-	table[1] = (struct pt_subsys){ .name = "b", .trace_first = 40, .trace_count = 8 };
+	table[1] = (struct pt_subsys){ .name = "b", .trace_first = 40, .trace_count = 8,
+				       .on_dispatch = disp_b };
 	table[2] = (struct pt_subsys){ .name = "c", .boot = boot_c, .on_release = rel_c,
 				       .trace_first = 48, .trace_count = 16,
 				       .syscall_first = PT_SYS_SUBSYS_FIRST + 2, .nsyscalls = 2,
@@ -77,9 +85,11 @@ static void test_boot_entry_hooks_and_syscalls(void **state)
 	assert_string_equal(log_buf, "bootA bootC ");
 	pt_subsys_cpu_entry_all(1);
 	assert_string_equal(log_buf, "bootA bootC entryA1 ");
-	assert_int_equal(pt_subsys_hooks, PT_SUBSYS_HOOK_RELEASE);
+	assert_int_equal(pt_subsys_hooks, PT_SUBSYS_HOOK_RELEASE | PT_SUBSYS_HOOK_DISPATCH);
 	pt_subsys_on_release(5, 7);
 	assert_string_equal(log_buf, "bootA bootC entryA1 relC7 ");
+	pt_subsys_dispatch_slow(2, 5, 0);
+	assert_string_equal(log_buf, "bootA bootC entryA1 relC7 dispB2:5>0 ");
 	pt_subsys_on_complete(5, 7, 100); /* nobody registered it: nothing happens */
 	assert_int_equal(pt_subsys_syscall(PT_SYS_SUBSYS_FIRST + 3, 9, 0, 0, 0),
 			 (PT_SYS_SUBSYS_FIRST + 3) * 1000 + 9);

@@ -24,6 +24,10 @@ struct pt_subsys {
 	/* a job of thread `tid` released / completed (response in cycles); t->sched locked */
 	void (*on_release)(uint32_t tid, uint64_t job);
 	void (*on_complete)(uint32_t tid, uint64_t job, uint64_t response_cycles);
+	/* `cpu` switches from thread prev_tid to next_tid (0: idle), its scheduler instance
+	 * locked, just before the switch. Linking a subsystem with this hook takes every cpu off
+	 * the core's lean dispatch path (kernel/core/sched_core.c), so keep it short. */
+	void (*on_dispatch)(uint32_t cpu, uint32_t prev_tid, uint32_t next_tid);
 	/* a user thread faulted (before it is stopped) */
 	void (*on_fault)(uint32_t tid, uint64_t cause, uint64_t addr);
 	/* its trace events: [trace_first, trace_first + trace_count) inside 32..63 of
