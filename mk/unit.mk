@@ -32,6 +32,11 @@ test_subsys_SRCS := kernel/core/subsys.c
 
 TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 BINS := $(addprefix $(OUT)/,$(TESTS))
+# tests/unit/core/: the job and dispatch logic of kernel/core (the real scheduler core, job
+# and time code, policies and trace writer) against the fake HAL
+CORE_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c \
+	kernel/core/subsys.c $(TRACE_SRCS) $(SCHED_SRCS)
+BINS += $(OUT)/core/test_core
 # Other components' host suites (mk/unit-<name>.mk, e.g. unit-spm.mk) run from here too, so
 # `make test` (which calls only this file) covers them; each must exit non-zero on failure.
 SUITES := $(sort $(wildcard mk/unit-*.mk))
@@ -61,6 +66,11 @@ $(OUT)/obj/%.o: %.c
 
 .SECONDEXPANSION:
 $(OUT)/test_%: $$(call obj,tests/unit/test_$$*.c $$(test_$$*_SRCS) $(COMMON_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  LD    $@"
+	@$(HOST_CC) $(LDFLAGS_UNIT) $^ -o $@ $(LDLIBS_UNIT)
+
+$(OUT)/core/test_core: $(call obj,tests/unit/core/test_core.c $(CORE_SRCS) $(COMMON_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LD    $@"
 	@$(HOST_CC) $(LDFLAGS_UNIT) $^ -o $@ $(LDLIBS_UNIT)

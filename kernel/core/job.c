@@ -149,10 +149,12 @@ static void start_job(struct pt_thread *t, uint64_t rel)
 			t->restart_job = 0;
 			pt_thread_restart_ctx(t);
 		}
-		if (ready)
+		if (ready) {
 			pt_ready_locked(t);
-		else
+		} else {
 			t->held = 1;
+			pt_sched_events_changed(s); /* the policy's timer for it */
+		}
 	} else if (t->se.on_rq) {
 		s->ops->key_changed(s, &t->se); /* suspended with a pending resume: new key */
 	}
@@ -274,7 +276,8 @@ int pt_k_wait_next_period(void)
 		pt_job_account_out(t, now);
 		t->dispatched_at = now;
 		if (!activate_job(t, t->next_release_cycles - (t->pending + 1) * t->period_cycles)) {
-			t->held = 1; /* its policy holds the job: leave the cpu until it is ready */
+			t->held = 1; /* its policy holds the job: leave the cpu until it is ready (the
+				      * switch asks the policy's next_event) */
 			pt_leave_cpu_locked(c, s, PT_TS_WAIT_PERIOD);
 			pt_flush_deferred();
 			hal_irq_restore(f);

@@ -167,6 +167,7 @@ struct pt_cpu {
 	uint8_t in_timer_irq;          /* inside pt_irq_timer: a stop of the current thread is
 					* deferred to the irq's exit (thread.c) */
 	uint8_t timer_dirty;           /* the timer must be re-programmed (pt_flush_deferred) */
+	uint8_t sched_event_stale;     /* ask the policy's next_event again (schedule_locked) */
 	uint32_t ipi_mask;             /* IPIs to send once no lock is held */
 	struct pt_sched *sched;        /* NULL for non-application roles */
 	struct pt_thread *current, *idle, *reap;

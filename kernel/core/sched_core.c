@@ -153,6 +153,15 @@ void pt_kick_cpu(uint32_t cpu)
 	kick_cpu(cpu);
 }
 
+void pt_sched_events_changed(struct pt_sched *s)
+{
+	for (uint32_t m = s->cpu_mask, cpu = 0; m; cpu++, m >>= 1)
+		if (m & 1) {
+			pt_cpus[cpu].sched_event_stale = 1;
+			kick_cpu(cpu);
+		}
+}
+
 void pt_sched_release_held(struct pt_sched *s, struct pt_sched_entity *e)
 {
 	struct pt_thread *t = pt_thread_of(e);
@@ -527,6 +536,18 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 		leave_cpu(c, s);
 		return;
 	}
+	/* the policy's timed event, if due, first: it may make jobs ready or end cur's quantum
+	 * (on every cpu of a timed policy, idle ones included) */
+	int ev = PT_SCHED_EV_NONE;
+	bool due = c->sched_event_stale; /* due: ask next_event again before leaving */
+	if (__builtin_expect((c->sched_event_cycles != UINT64_MAX) | due, 0)) {
+		uint64_t t0 = hal_cycles();
+		c->sched_event_stale = 0;
+		if (c->sched_event_cycles <= t0) {
+			due = true;
+			ev = sched_event_due(c, s, cur, t0);
+		}
+	}
 	/* the best ready entity: the hand-off candidate unless something queued beats it; a
 	 * candidate that does not run after all goes back to the queue (handoff_flush) */
 	struct pt_sched_entity *h = handoff_take(s), *best;
@@ -537,14 +558,11 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 			rq_enqueue_head(s, h);
 		best = rq_peek(s, c->id);
 	}
+	uint32_t quantum = ev == PT_SCHED_EV_ROTATE ? PT_SCHED_QUANTUM_OVER : 0;
 	if (!best) {
-		uint64_t now = hal_cycles();
-		if (cur != c->idle && c->sched_event_cycles <= now) {
-			/* nothing else is ready, whatever the policy asks: cur goes on, on a new
-			 * quantum */
-			sched_event_due(c, s, cur, now);
-			program_timers_slow(c, s, cur, cur, PT_SCHED_QUANTUM_OVER, now);
-		}
+		/* nothing else is ready: cur goes on (on a new quantum if its ended) */
+		if (due)
+			program_timers_slow(c, s, cur, cur, quantum, hal_cycles());
 		pt_sched_unlock(s);
 		pt_flush_deferred();
 		return;
@@ -554,22 +572,20 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 		return;
 	}
 	uint64_t now = hal_cycles();
-	bool expired = c->sched_event_cycles <= now &&
-		       sched_event_due(c, s, cur, now) == PT_SCHED_EV_ROTATE;
 	bool preempt = rq_preempts(s, best, &cur->se);
-	bool rotate = expired && !rq_preempts(s, &cur->se, best);
+	bool rotate = quantum && !rq_preempts(s, &cur->se, best);
 	if (!preempt && !rotate) {
 		if (best == h)
 			rq_enqueue_head(s, h);
-		if (c->sched_event_cycles <= now)
-			program_timers_slow(c, s, cur, cur, expired ? PT_SCHED_QUANTUM_OVER : 0, now);
+		if (due)
+			program_timers_slow(c, s, cur, cur, quantum, now);
 		pt_sched_unlock(s);
 		pt_flush_deferred();
 		return;
 	}
 	cur->state = PT_TS_READY;
 	if (rotate && !preempt) {
-		rq_enqueue(s, &cur->se); /* behind its equals; its quantum is over (expired) */
+		rq_enqueue(s, &cur->se); /* behind its equals: its quantum is over */
 	} else {
 		rq_enqueue_head(s, &cur->se);
 	}

@@ -129,8 +129,11 @@ struct pt_sched {
 	_Alignas(16) unsigned char ctx[PT_SCHED_CTX_BYTES];
 };
 
-/* Core service for policies (s locked): a job held by on_release becomes ready now. */
+/* Core services for policies (s locked). A job held by on_release becomes ready now: */
 void pt_sched_release_held(struct pt_sched *s, struct pt_sched_entity *e);
+/* The policy's next timed event changed outside a dispatch decision: every cpu of s asks
+ * next_event again at its next preemption point (the core does it after a held release). */
+void pt_sched_events_changed(struct pt_sched *s);
 
 extern const struct pt_sched_ops pt_sched_fp_ops;
 extern const struct pt_sched_ops pt_sched_edf_ops;

@@ -1,0 +1,437 @@
+/*
+ * The job and dispatch logic of kernel/core (sched_core.c, job.c, time.c) on the host, against
+ * the fake HAL: real scheduler instances and policies, real alarm queues, the real trace
+ * writer; a context switch is recorded (fake hal_ctx_switch returns at once), so each test
+ * drives one cpu through wake-ups, preemptions, releases, completions, deadline misses,
+ * round-robin quanta and a policy that holds its releases, and checks the decisions, the
+ * timer the core arms and the trace it writes. Thread bodies do not run: a test "is" the
+ * current thread when it calls a kernel entry point on its behalf.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/kernel.h"
+#include "fake_hal.h"
+
+/* ---- what the rest of the kernel would provide ---- */
+
+struct pt_cpu pt_cpus[PT_MAX_CPUS];
+struct pt_thread pt_threads[PT_MAX_THREADS];
+struct pt_spinlock pt_sync_lock;
+const struct pt_subsys *const pt_subsys_begin = 0, *const pt_subsys_end = 0;
+
+static struct pt_sched_cfg sched_cfg[1];
+static struct pt_cpu_cfg cpu_cfg[1] = { { .role = PT_ROLE_APP, .sched = 0 } };
+const struct pt_system_cfg pt_config = {
+	.ncpus = 1,
+	.cpus = cpu_cfg,
+	.scheds = sched_cfg,
+	.nscheds = 1,
+	.icount_shift = 0,
+};
+
+struct hal_percpu *hal_percpu_get(void)
+{
+	return &pt_cpus[hal_cpu_id()].hal;
+}
+
+/* The switch log: "from>to " by thread name. */
+static char sw_log[512];
+void hal_ctx_switch(struct hal_ctx *from, struct hal_ctx *to)
+{
+	const struct pt_thread *f = pt_container_of(from, struct pt_thread, ctx);
+	const struct pt_thread *t = pt_container_of(to, struct pt_thread, ctx);
+	size_t n = strlen(sw_log);
+	snprintf(sw_log + n, sizeof(sw_log) - n, "%s>%s ", f->name, t->name);
+}
+void hal_as_switch(hal_as_t as) { (void)as; }
+
+int pt_printk(const char *fmt, ...)
+{
+	(void)fmt;
+	return 0;
+}
+_Noreturn void pt_panic(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	abort();
+}
+_Noreturn void pt_assert_fail(const char *cond, const char *file, int line)
+{
+	pt_panic("assertion failed: %s (%s:%d)", cond, file, line);
+}
+
+static int stops, restarts;
+void pt_thread_stop(struct pt_thread *t, uint8_t reason)
+{
+	(void)t, (void)reason;
+	stops++;
+}
+void pt_thread_restart_ctx(struct pt_thread *t) { (void)t, restarts++; }
+void pt_thread_reap(struct pt_thread *t) { (void)t; }
+struct pt_thread *pt_thread_get(int tid)
+{
+	for (int i = 0; i < PT_MAX_THREADS; i++)
+		if (pt_threads[i].tid == (uint32_t)tid && tid)
+			return &pt_threads[i];
+	return 0;
+}
+int pt_block(struct pt_waitq *q, uint8_t kind, uint32_t id, uint64_t until)
+{
+	(void)q, (void)kind, (void)id, (void)until;
+	pt_panic("pt_block: not used by these tests");
+}
+void pt_sync_release_owned(struct pt_thread *t, int code) { (void)t, (void)code; }
+
+/* ---- fixture ---- */
+
+static struct pt_cpu *C;
+static struct pt_sched *S;
+
+static struct pt_thread *thread(int slot, const char *name, uint16_t prio, uint8_t kind)
+{
+	struct pt_thread *t = &pt_threads[slot];
+	memset(t, 0, sizeof(*t));
+	t->slot = (uint16_t)slot;
+	t->tid = (uint32_t)slot + 1;
+	strncpy(t->name, name, sizeof(t->name) - 1);
+	t->sched = S;
+	t->kind = kind;
+	t->base_prio = t->se.prio = prio;
+	t->se.tid = t->tid;
+	t->se.cpu = 0;
+	t->se.pinned_cpu = -1;
+	t->inh_deadline = UINT64_MAX;
+	t->home_cpu = 0;
+	t->state = PT_TS_SUSPENDED;
+	pt_list_init(&t->se.node);
+	pt_list_init(&t->owned_mutexes);
+	pt_job_init_thread(t);
+	return t;
+}
+
+static struct pt_thread *periodic(int slot, const char *name, uint16_t prio, uint64_t period,
+				  uint64_t deadline, uint64_t wcet)
+{
+	struct pt_thread *t = thread(slot, name, prio, PT_KIND_PERIODIC);
+	t->period_cycles = period;
+	t->rel_deadline_cycles = deadline;
+	t->wcet_cycles = wcet;
+	return t;
+}
+
+/* A cpu running its idle thread on instance 0 of `policy`, quantum in cycles (FP only). */
+static void boot(uint8_t policy, uint64_t quantum)
+{
+	fake_hal_reset();
+	memset(pt_cpus, 0, sizeof(pt_cpus));
+	memset(pt_threads, 0, sizeof(pt_threads));
+	memset(pt_scheds, 0, sizeof(pt_scheds));
+	sw_log[0] = 0;
+	stops = restarts = 0;
+	sched_cfg[0] = (struct pt_sched_cfg){ .name = "s0", .policy = policy, .cpu_mask = 1,
+					      .rr_slice_ns = quantum };
+	pt_trace_init(1);
+	pt_sched_init();
+	C = &pt_cpus[0];
+	S = &pt_scheds[0];
+	C->id = 0;
+	C->sched = S;
+	C->online = 1;
+	pt_list_init(&C->alarms);
+	C->sched_event_cycles = C->budget_end_cycles = UINT64_MAX;
+	struct pt_thread *idle = thread(PT_MAX_THREADS - 1, "idle", PT_PRIO_LEVELS, 0);
+	idle->state = PT_TS_RUNNING;
+	C->idle = C->current = idle;
+	pt_epoch = 0;
+}
+
+static void at(uint64_t cycles) { fake_hal_set_cycles(cycles); }
+
+/* Make t ready (a wake-up on this cpu), then the preemption point that follows. */
+static void wake(struct pt_thread *t)
+{
+	unsigned long f = hal_irq_save();
+	pt_sched_lock(S);
+	pt_ready_locked(t);
+	pt_sched_unlock(S);
+	pt_preempt_point();
+	hal_irq_restore(f);
+}
+
+/* The timer interrupt at `cycles` and its exit (the preemption point). */
+static void tick(uint64_t cycles)
+{
+	at(cycles);
+	unsigned long f = hal_irq_save();
+	pt_irq_timer();
+	pt_trap_exit(false);
+	hal_irq_restore(f);
+}
+
+/* The records of one type in the trace, in order: their arg0 (and count). */
+static int trace_args(uint16_t type, uint64_t *arg0, int max)
+{
+	const struct pt_trace_ring *r = &pt_trace_area.ring[0];
+	int n = 0;
+	for (uint64_t i = 0; i < r->head && i < PT_TRACE_RING_RECORDS; i++)
+		if (r->rec[i].type == type) {
+			if (n < max)
+				arg0[n] = r->rec[i].arg0;
+			n++;
+		}
+	return n;
+}
+
+/* ---- dispatch ---- */
+
+static void test_wake_preempt_block(void **st)
+{
+	(void)st;
+	boot(PT_POLICY_FP, 0);
+	struct pt_thread *lo = thread(0, "lo", 10, PT_KIND_APERIODIC);
+	struct pt_thread *hi = thread(1, "hi", 5, PT_KIND_APERIODIC);
+	struct pt_thread *lo2 = thread(2, "lo2", 10, PT_KIND_APERIODIC);
+	wake(lo);
+	wake(lo2); /* lo's equal waits behind it */
+	assert_string_equal(sw_log, "idle>lo ");
+	assert_ptr_equal(C->current, lo);
+	assert_int_equal(lo->state, PT_TS_RUNNING);
+	wake(hi); /* lo runs and wakes hi: the direct hand-off preempts lo, which keeps its
+		   * place ahead of lo2 */
+	assert_string_equal(sw_log, "idle>lo lo>hi ");
+	assert_int_equal(lo->state, PT_TS_READY);
+	assert_true(lo->se.on_rq);
+	/* hi blocks: lo, waiting at the head of its level, runs again */
+	unsigned long f = hal_irq_save();
+	pt_sched_lock(S);
+	pt_leave_cpu_locked(C, S, PT_TS_BLOCKED);
+	hal_irq_restore(f);
+	assert_string_equal(sw_log, "idle>lo lo>hi hi>lo ");
+	assert_int_equal(hi->state, PT_TS_BLOCKED);
+	assert_int_equal(lo2->state, PT_TS_READY);
+	assert_ptr_equal(C->current, lo);
+	uint64_t a[4];
+	assert_int_equal(trace_args(PT_EV_PREEMPT, a, 4), 1); /* lo preempted, by... */
+	assert_int_equal(a[0], hi->tid);
+	assert_int_equal(fake_hal_irq_depth(), 0);
+}
+
+static void test_a_lower_wake_waits_and_equals_stay_fifo(void **st)
+{
+	(void)st;
+	boot(PT_POLICY_FP, 0);
+	struct pt_thread *a = thread(0, "a", 5, PT_KIND_APERIODIC);
+	struct pt_thread *b = thread(1, "b", 7, PT_KIND_APERIODIC);
+	struct pt_thread *c = thread(2, "c", 7, PT_KIND_APERIODIC);
+	wake(a);
+	wake(b);
+	wake(c); /* neither beats a */
+	assert_string_equal(sw_log, "idle>a ");
+	pt_k_thread_yield(); /* nothing of a's priority is ready: a goes on */
+	assert_string_equal(sw_log, "idle>a ");
+	unsigned long f = hal_irq_save();
+	pt_sched_lock(S);
+	pt_leave_cpu_locked(C, S, PT_TS_SUSPENDED);
+	hal_irq_restore(f);
+	assert_string_equal(sw_log, "idle>a a>b ");
+	pt_k_thread_yield(); /* b yields to its equal c */
+	assert_string_equal(sw_log, "idle>a a>b b>c ");
+}
+
+/* ---- jobs ---- */
+
+static void test_release_complete_miss(void **st)
+{
+	(void)st;
+	boot(PT_POLICY_FP, 0);
+	struct pt_thread *p = periodic(0, "p", 5, 1000, 800, 300);
+	at(100);
+	pt_job_start(p); /* first release now, at 100 */
+	assert_int_equal(p->state, PT_TS_WAIT_PERIOD);
+	assert_int_equal(p->next_release_cycles, 100);
+	tick(100);
+	assert_string_equal(sw_log, "idle>p ");
+	assert_int_equal(p->job, 1);
+	assert_int_equal(p->release_at_cycles, 100);
+	/* the next release is armed: the timer is the earlier of it and the deadline check */
+	assert_int_equal(fake_hal_timer_deadline(), 900);
+	at(350);
+	assert_int_equal(pt_k_wait_next_period(), PT_OK); /* job 1 done: R = 250 */
+	assert_string_equal(sw_log, "idle>p p>idle ");
+	assert_int_equal(p->n_done, 1);
+	assert_int_equal(p->max_response, 250);
+	/* its deadline alarm is cancelled; the timer is not re-armed for that (a cancel is
+	 * cheap): it fires at 900 for nothing and moves on to the next release */
+	assert_int_equal(fake_hal_timer_deadline(), 900);
+	tick(900);
+	assert_int_equal(p->job, 1);
+	assert_int_equal(fake_hal_timer_deadline(), 1100);
+	tick(1100); /* job 2 */
+	assert_int_equal(p->job, 2);
+	tick(1900); /* job 2 still runs at its deadline 1900: a miss, traced */
+	assert_int_equal(p->n_miss, 1);
+	uint64_t a[4];
+	assert_int_equal(trace_args(PT_EV_DEADLINE_MISS, a, 4), 1);
+	assert_int_equal(a[0], 2);
+	assert_int_equal(trace_args(PT_EV_COMPLETE, a, 4), 1);
+	assert_int_equal(trace_args(PT_EV_RELEASE, a, 4), 2);
+	assert_int_equal(p->ctr->released, 2);
+	tick(2100); /* job 3 released while job 2 runs: an overrun (miss policy: record) */
+	assert_int_equal(p->n_overrun, 1);
+	assert_int_equal(stops, 0);
+}
+
+static void test_edf_key_is_the_jobs_deadline(void **st)
+{
+	(void)st;
+	boot(PT_POLICY_EDF, 0);
+	struct pt_thread *late = periodic(0, "late", 0, 10000, 9000, 100);
+	struct pt_thread *soon = periodic(1, "soon", 0, 10000, 2000, 100);
+	at(0);
+	pt_job_start(late);
+	soon->offset_cycles = 500;
+	pt_job_start(soon);
+	tick(0);
+	assert_string_equal(sw_log, "idle>late ");
+	assert_int_equal(late->se.abs_deadline, 9000);
+	tick(500); /* soon's deadline 2500 < 9000: it preempts */
+	assert_string_equal(sw_log, "idle>late late>soon ");
+	assert_int_equal(soon->se.abs_deadline, 2500);
+	assert_int_equal(S->ops->key_cmp(&soon->se, &late->se), -1);
+}
+
+/* ---- timed policy events ---- */
+
+static void test_round_robin_through_the_core(void **st)
+{
+	(void)st;
+	boot(PT_POLICY_FP, 100); /* a 100-cycle quantum */
+	assert_true(S->timed);
+	assert_false(S->lean);
+	struct pt_thread *a = thread(0, "a", 5, PT_KIND_APERIODIC);
+	struct pt_thread *b = thread(1, "b", 5, PT_KIND_APERIODIC);
+	at(0);
+	wake(a);
+	wake(b);
+	assert_string_equal(sw_log, "idle>a ");
+	assert_int_equal(C->sched_event_cycles, 100);
+	assert_int_equal(fake_hal_timer_deadline(), 100);
+	tick(100);
+	assert_string_equal(sw_log, "idle>a a>b ");
+	assert_int_equal(fake_hal_timer_deadline(), 200);
+	tick(150); /* nothing due: no change */
+	assert_string_equal(sw_log, "idle>a a>b ");
+	tick(200);
+	assert_string_equal(sw_log, "idle>a a>b b>a ");
+	/* a alone: its quantum ends and it goes on, on a new one */
+	unsigned long f = hal_irq_save();
+	at(250);
+	pt_sched_lock(S);
+	pt_leave_cpu_locked(C, S, PT_TS_SUSPENDED); /* a leaves: b for the rest of... a full one */
+	hal_irq_restore(f);
+	assert_string_equal(sw_log, "idle>a a>b b>a a>b ");
+	assert_int_equal(fake_hal_timer_deadline(), 350);
+	tick(350);
+	assert_string_equal(sw_log, "idle>a a>b b>a a>b ");
+	assert_int_equal(fake_hal_timer_deadline(), 450);
+}
+
+/* A policy that holds every release for HOLD_CYCLES (as a load phase would) and readies it
+ * from its timed event: on_release's hold path and pt_sched_release_held, FP underneath. */
+#define HOLD_CYCLES 40
+static struct pt_sched_entity *held_e;
+static uint64_t held_until = UINT64_MAX;
+static int holds, events;
+static bool hold_on_release(struct pt_sched *s, struct pt_sched_entity *e, uint64_t rel,
+			    uint64_t dl)
+{
+	(void)s, (void)dl;
+	held_e = e;
+	held_until = rel + HOLD_CYCLES;
+	holds++;
+	return false;
+}
+static uint64_t hold_next_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity *prev,
+				struct pt_sched_entity *next, uint32_t flags, uint64_t now)
+{
+	(void)s, (void)cpu, (void)prev, (void)next, (void)flags, (void)now;
+	return held_e ? held_until : UINT64_MAX;
+}
+static int hold_on_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity *running,
+			 uint64_t now)
+{
+	(void)cpu, (void)running;
+	events++;
+	if (held_e && now >= held_until) {
+		struct pt_sched_entity *e = held_e;
+		held_e = 0;
+		pt_sched_release_held(s, e);
+	}
+	return PT_SCHED_EV_NONE;
+}
+static struct pt_sched_ops hold_ops;
+static void hold_init(struct pt_sched *s)
+{
+	pt_sched_fp_ops.init(s);
+	s->timed = 1;
+}
+
+static void test_a_policy_may_hold_a_release(void **st)
+{
+	(void)st;
+	boot(PT_POLICY_FP, 0);
+	hold_ops = pt_sched_fp_ops;
+	hold_ops.name = "hold";
+	hold_ops.init = hold_init;
+	hold_ops.on_release = hold_on_release;
+	hold_ops.next_event = hold_next_event;
+	hold_ops.on_event = hold_on_event;
+	S->ops = &hold_ops;
+	S->fp = 0; /* through the table, as any non-FP policy */
+	hold_ops.init(S);
+	S->lean = 0;
+	held_e = 0, holds = events = 0;
+	struct pt_thread *p = periodic(0, "p", 5, 1000, 800, 300);
+	at(0);
+	pt_job_start(p);
+	tick(0);
+	assert_int_equal(holds, 1);
+	assert_int_equal(p->state, PT_TS_WAIT_PERIOD); /* released, held */
+	assert_true(p->held);
+	assert_string_equal(sw_log, "");
+	/* the idle cpu's timer is armed for the policy's event, which readies the job */
+	assert_int_equal(C->sched_event_cycles, HOLD_CYCLES);
+	assert_int_equal(fake_hal_timer_deadline(), HOLD_CYCLES);
+	tick(HOLD_CYCLES);
+	assert_int_equal(events, 1);
+	assert_false(p->held);
+	assert_string_equal(sw_log, "idle>p ");
+	assert_int_equal(p->release_at_cycles, 0); /* the response still counts from release */
+	at(HOLD_CYCLES + 100);
+	pt_k_wait_next_period();
+	assert_int_equal(p->max_response, HOLD_CYCLES + 100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wake_preempt_block),
+		cmocka_unit_test(test_a_lower_wake_waits_and_equals_stay_fifo),
+		cmocka_unit_test(test_release_complete_miss),
+		cmocka_unit_test(test_edf_key_is_the_jobs_deadline),
+		cmocka_unit_test(test_round_robin_through_the_core),
+		cmocka_unit_test(test_a_policy_may_hold_a_release),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
