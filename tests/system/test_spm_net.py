@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 import pytest
-from partita.build import build
-from partita.qemu import _fresh_ram, command
+from partita.run.build import build
+from partita.run.qemu import _fresh_ram, command
 from partita.spm.traffic import run_lockstep
 
 CFG = Path(__file__).parent / "spm_configs" / "spm_net.yaml"

@@ -1,6 +1,6 @@
 /*
  * Trace record format, shared by the kernel (writer) and `partita trace` (reader).
- * This header is the contract: tools/partita/tracefmt.py mirrors it field by field.
+ * This header is the contract: tools/partita/trace/format.py mirrors it field by field.
  *
  * Layout in guest RAM (the host maps the RAM file and finds `pt_trace_area` in the ELF):
  *   struct pt_trace_area { header; struct pt_trace_ring ring[PT_TRACE_MAX_CPUS];

@@ -210,7 +210,7 @@ def default_kernel_json() -> Path:
     """The committed kernel costs, `configs/overheads/kernel.json`: analyses change only when
     this file does (`make bench-docs` refreshes it from a new `make bench`), never because a
     benchmark ran. A configuration can name another file with `overheads: FILE`."""
-    from partita.build import ROOT
+    from partita.run.build import ROOT
 
     return ROOT / "configs" / "overheads" / "kernel.json"
 

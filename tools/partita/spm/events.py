@@ -9,7 +9,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from partita.tracefmt import Area, Ev, name_from_args
+from partita.trace.format import Area, Ev, name_from_args
 
 TID_BASE = 1000
 NO_PART = 0xFF

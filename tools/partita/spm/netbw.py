@@ -32,8 +32,8 @@ from pathlib import Path
 
 import yaml
 
-from partita.build import build
-from partita.qemu import _fresh_ram, command, read_trace_area
+from partita.run.build import build
+from partita.run.qemu import _fresh_ram, command, read_trace_area
 from partita.spm.events import decode
 from partita.spm.report import invariant_violations
 from partita.spm.traffic import GuestClock, PacedResult, run_paced

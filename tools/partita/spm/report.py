@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from partita.spm.events import IdleReason, SpmTimeline, decode
-from partita.tracefmt import Area
+from partita.trace.format import Area
 
 
 @dataclass

@@ -37,7 +37,7 @@ from partita.analysis.sim import SpmJobLog, simulate_spm
 from partita.spm.config import parse
 from partita.spm.events import TID_BASE, decode
 from partita.spm.soundness import SIGMA_NS, spin_tasks, system
-from partita.tracefmt import Area, Ev
+from partita.trace.format import Area, Ev
 
 TOL_NS = 20_000
 

@@ -126,7 +126,7 @@ def check_boot(cfg: Path, out_root: Path) -> dict[str, Any]:
     data, so it travels back from a Dask worker)."""
     import json
 
-    from partita.run import run_config
+    from partita.run.run import run_config
     from partita.spm.events import decode
     from partita.spm.report import add_bounds, invariant_violations
 

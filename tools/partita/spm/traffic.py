@@ -161,7 +161,7 @@ class GuestClock:
     with share=on): the 8-byte mailbox `pt_io_clock_ns` of the I/O core."""
 
     def __init__(self, ram_file: Path, elf: Path, name: str = "pt_io_clock_ns") -> None:
-        from partita.qemu import RAM_BASE, symbol
+        from partita.run.qemu import RAM_BASE, symbol
 
         addr, _ = symbol(elf, name)
         self._off = addr - RAM_BASE

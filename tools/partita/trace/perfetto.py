@@ -16,9 +16,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from partita.stats import STOP_REASONS
-from partita.timeline import Timeline
-from partita.tracefmt import Ev
+from partita.trace.format import Ev
+from partita.trace.stats import STOP_REASONS
+from partita.trace.timeline import Timeline
 
 PID_HARTS = 1
 PID_THREADS = 2

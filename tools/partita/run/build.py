@@ -20,7 +20,7 @@ from pathlib import Path
 from partita.config import ConfigError, Resolved, load_resolved, write_outputs
 from partita.config.apps import link_dirs, search_path
 
-ROOT = Path(__file__).resolve().parents[2]  # the repository (tools/partita/build.py)
+ROOT = Path(__file__).resolve().parents[3]  # the repository (tools/partita/run/build.py)
 
 
 class BuildError(Exception):

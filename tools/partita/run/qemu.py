@@ -21,7 +21,7 @@ from struct import error as struct_error
 
 import numpy as np
 
-from partita.tracefmt import (
+from partita.trace.format import (
     AREA_BYTES,
     AREA_HEADER,
     COUNTERS_BYTES,

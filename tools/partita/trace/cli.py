@@ -8,9 +8,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from partita import gantt, perfetto
-from partita.timeline import Timeline, build
-from partita.tracefmt import Area, TraceFormatError, pack, unpack
+from partita.trace import gantt, perfetto
+from partita.trace.format import Area, TraceFormatError, pack, unpack
+from partita.trace.timeline import Timeline, build
 
 
 def write_artifacts(area: Area, out: Path, *, png: bool = True,
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             area = read_bin(src)
             out = Path(args.out) if args.out else src.parent
         elif args.elf:
-            from partita.qemu import read_trace_area
+            from partita.run.qemu import read_trace_area
 
             area = read_trace_area(src, Path(args.elf))
             out = Path(args.out or "out")

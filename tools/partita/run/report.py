@@ -10,7 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from partita.stats import (
+from partita.trace.format import Area
+from partita.trace.stats import (
     TaskStats,
     attach_bounds,
     attach_config,
@@ -18,8 +19,7 @@ from partita.stats import (
     bound_violations,
     task_stats,
 )
-from partita.timeline import Timeline
-from partita.tracefmt import Area
+from partita.trace.timeline import Timeline
 
 
 def collect(tl: Timeline, run_dir: Path | None = None,
@@ -40,7 +40,7 @@ def collect(tl: Timeline, run_dir: Path | None = None,
 
 def _with_json(path: Path, use: Callable[[Any], None]) -> None:
     """Read a JSON side file and use it; any problem is one TraceFormatError naming it."""
-    from partita.tracefmt import TraceFormatError
+    from partita.trace.format import TraceFormatError
 
     try:
         use(json.loads(path.read_bytes()))
@@ -210,8 +210,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from partita.trace import load_run
-    from partita.tracefmt import TraceFormatError
+    from partita.trace.cli import load_run
+    from partita.trace.format import TraceFormatError
 
     run_dir = Path(args.run_dir)
     try:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from partita.tracefmt import Area, Ev
+from partita.trace.format import Area, Ev
 
 TAG = 0xF5
 

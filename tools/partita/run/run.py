@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from partita.build import ROOT, Build, add_app_dir_argument, build, locked, report_errors
 from partita.config import load_resolved
-from partita.qemu import BootResult, TraceDrainer, boot, gdb_args, gdb_command, read_trace_area
-from partita.stats import TaskStats
-from partita.timeline import Timeline
-from partita.tracefmt import Area, TraceFormatError
+from partita.run.build import ROOT, Build, add_app_dir_argument, build, locked, report_errors
+from partita.run.qemu import BootResult, TraceDrainer, boot, gdb_args, gdb_command, read_trace_area
+from partita.trace.format import Area, TraceFormatError
+from partita.trace.stats import TaskStats
+from partita.trace.timeline import Timeline
 
 
 @dataclass
@@ -82,7 +82,7 @@ def gate(r: RunResult, *, allow_misses: bool = False) -> list[str]:
             why.append(f"{sum(cut.values())} job(s) aborted at their budget: " + ", ".join(
                 f"{n} {k}" for n, k in sorted(cut.items()))
                 + " (use --allow-misses for a configuration meant to overrun)")
-    from partita.stats import bound_violations
+    from partita.trace.stats import bound_violations
 
     bounds = {n: s.bound_ns for n, s in r.stats.items() if s.bound_ns is not None}
     above = bound_violations(r.timeline, bounds) if bounds else []
@@ -118,8 +118,8 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
     `app_dirs`: application directories outside the configuration (--app-dir). `gdb_port`:
     start QEMU halted with its gdb stub on that port, print the gdb-multiarch command, and
     wait without a time limit."""
-    from partita.report import collect
-    from partita.trace import write_artifacts
+    from partita.run.report import collect
+    from partita.trace.cli import write_artifacts
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -153,7 +153,7 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
             return RunResult(b, out, res, None, None, {}, error=f"no trace: {e}")
     tl = write_artifacts(area, out, png=png, gantt_ms=gantt_ms,
                          **gantt_opts)  # type: ignore[arg-type]
-    from partita import printlog
+    from partita.trace import printlog
 
     printlog.write(area, out / "print.log", tl.names)
     if bounds:
@@ -170,8 +170,8 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
 
 def load_result(cfg: str | Path, out: str | Path) -> RunResult:
     """The RunResult of a finished `run_config(cfg, out)`, read back from `out`."""
-    from partita.report import collect
-    from partita.trace import load_run
+    from partita.run.report import collect
+    from partita.trace.cli import load_run
 
     out = Path(out)
     meta = json.loads((out / "run.json").read_text())
@@ -188,7 +188,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="out", help="output directory (default out)")
     p.add_argument("--timeout", type=float, default=None, help="wall-clock limit in seconds")
     p.add_argument("--quiet", action="store_true", help="do not echo the guest console")
-    from partita.trace import add_gantt_arguments
+    from partita.trace.cli import add_gantt_arguments
 
     add_gantt_arguments(p)
     p.add_argument("--wide", action="store_true",
@@ -208,8 +208,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from partita.report import render
-    from partita.trace import gantt_options
+    from partita.run.report import render
+    from partita.trace.cli import gantt_options
 
     try:
         opts = gantt_options(args)

@@ -26,11 +26,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from partita.build import ROOT, BuildError, build, build_dir_for, locked
 from partita.config import ConfigError, load_resolved
-from partita.qemu import boot, read_trace_area
-from partita.run import default_timeout
-from partita.tracefmt import Area, Ev, TraceFormatError, pack
+from partita.run.build import ROOT, BuildError, build, build_dir_for, locked
+from partita.run.qemu import boot, read_trace_area
+from partita.run.run import default_timeout
+from partita.trace.format import Area, Ev, TraceFormatError, pack
 
 BENCH_DIR = ROOT / "apps" / "bench" / "configs"
 CONFIGS: tuple[str, ...] = ("bench-kernel", "bench-user", "bench-ipi-kernel", "bench-ipi-user")
@@ -437,7 +437,7 @@ PROFILE_OPS: tuple[tuple[str, bool], ...] = (
 def breakdown(out: Path, cfg: str = "bench-kernel") -> str:
     """Per-function instruction counts of one measured window of every operation (the 5th,
     past the warm-up), tracing on and off: bench_profile single-steps the guest."""
-    from partita.bench_profile import profile, run_log
+    from partita.bench.profile import profile, run_log
 
     prof: dict[bool, dict[int, list[tuple[str, int]]]] = {}
     for trace in (True, False):
@@ -466,7 +466,7 @@ def breakdown_ipi(out: Path, cfg: str = "bench-ipi-kernel") -> str:
     """The IPI wake-up window (tracing off) split by hart: QEMU runs the two harts in turns,
     so the window holds the receiver's kernel path and everything the sender runs meanwhile
     (its give, the timer interrupt hal_ipi_send provokes to end its turn, its own block)."""
-    from partita.bench_profile import profile, run_log
+    from partita.bench.profile import profile, run_log
 
     log = out / f"profile-{cfg}-notrace.log"
     print(f"bench: profile {cfg} (tracing off) ...", flush=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from partita.tracefmt import Area, Ev, name_from_args
+from partita.trace.format import Area, Ev, name_from_args
 
 STOP_BUDGET = 3  # THREAD_STOP arg0 (enum pt_stop_reason): job aborted by budget enforcement
 

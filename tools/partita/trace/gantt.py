@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from partita.timeline import Timeline
-from partita.tracefmt import Ev
+from partita.trace.format import Ev
+from partita.trace.timeline import Timeline
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import yaml
 
-from partita.build import report_errors
 from partita.config import load_resolved
-from partita.tracefmt import RING_RECORDS
+from partita.run.build import report_errors
+from partita.trace.format import RING_RECORDS
 
 
 @dataclass
@@ -55,7 +55,7 @@ def soak_config(cfg: Path, virtual_s: float, workdir: Path) -> Path:
 def soak(cfg: str | Path, virtual_s: float, out: str | Path, *,
          timeout_s: float | None = None) -> SoakResult:
     """Run `cfg` for `virtual_s` virtual seconds with draining; check loss, drift, leaks."""
-    from partita.run import run_config
+    from partita.run.run import run_config
 
     out = Path(out)
     with tempfile.TemporaryDirectory() as tmp:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from partita.timeline import Timeline
-from partita.tracefmt import Ev
+from partita.trace.format import Ev
+from partita.trace.timeline import Timeline
 
 # arg0 of THREAD_STOP (enum pt_stop_reason in kernel/core/kernel.h)
 STOP_BUDGET = 3

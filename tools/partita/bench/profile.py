@@ -1,7 +1,7 @@
 """Where a benchmark's instructions go: a per-function count of each measured window.
 
-    python -m partita.bench_profile build/bench-kernel/partita.elf /tmp/exec.log [N]
-    python -m partita.bench_profile --run CFG.yaml [--notrace] [N]   (boots it, then profiles)
+    python -m partita.bench.profile build/bench-kernel/partita.elf /tmp/exec.log [N]
+    python -m partita.bench.profile --run CFG.yaml [--notrace] [N]   (boots it, then profiles)
 
 The log comes from `qemu-system-riscv64 <the usual partita command line> -singlestep
 -d exec,nochain -D /tmp/exec.log -dfilter <ranges without the spinning code>` (`run_log`
@@ -115,9 +115,9 @@ def dfilter(elf: str) -> str:
 def run_log(cfg: str | Path, log: Path, trace: bool = True, timeout_s: float = 600) -> Path:
     """Build `cfg` (tracing on or compiled out) and boot it single-stepped, every executed
     instruction logged to `log` (QEMU `-d exec`). Returns the ELF. Takes about a minute."""
-    from partita.build import build, locked
     from partita.config import load_resolved
-    from partita.qemu import _fresh_ram, command
+    from partita.run.build import build, locked
+    from partita.run.qemu import _fresh_ram, command
 
     system = load_resolved(cfg)
     b = build(cfg, quiet=True, trace=trace)
