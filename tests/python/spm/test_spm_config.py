@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 from partita.config import ConfigError, load_resolved, write_outputs
-from partita.spm.config import SpmCfg, check, mbuf_bytes, parse
+from partita.subsys.spm.config import SpmCfg, check, mbuf_bytes, parse
 
 ROOT = Path(__file__).resolve().parents[3]
 DEMO = ROOT / "configs" / "spm-demo.yaml"
@@ -23,8 +23,8 @@ def _variant(tmp_path: Path, edit) -> Path:
 
 def test_demo_is_accepted() -> None:
     r = load_resolved(DEMO)
-    assert r.spm is not None
-    spm, problems = parse(r.spm)
+    assert r.subsys.get("spm") is not None
+    spm, problems = parse(r.subsys["spm"])
     assert not problems and spm is not None
     assert spm.sigma == 400_000
     assert len(spm.tasks) == 8

@@ -203,13 +203,20 @@ def parse_text(text: str, file: str) -> tuple[dict[str, Any], yaml.Node | None]:
 
 def validate(raw: dict[str, Any], node: yaml.Node | None, file: str) -> SystemCfg:
     """Schema and relations; raises ConfigError listing every problem found."""
+    from partita import subsys
     from partita.config.checks import check
 
     problems = _normalize(raw)
     bad_units = {p.path for p in problems}
+    if "subsys" in raw:  # filled by the loader only, never written by hand
+        problems.append(Problem(("subsys",), "unknown field"))
+    # the sections of subsystems (top-level keys named by the registry) are validated by each
+    # subsystem (load_resolved)
+    sections = {k: raw[k] for k in subsys.names() if raw.get(k) is not None}
+    core = {k: v for k, v in raw.items() if k not in subsys.names() and k != "subsys"}
     cfg: SystemCfg | None = None
     try:
-        cfg = SystemCfg.model_validate(raw)
+        cfg = SystemCfg.model_validate({**core, "subsys": sections})
     except ValidationError as e:
         for err in e.errors():
             p = _pydantic_problem(dict(err))

@@ -229,6 +229,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(as_csv(stats))
     else:
         render(stats, tl, title=f"Partita run {run_dir}", wide=args.wide)
-        from partita.spm.report import render_extra  # brief 0: TDMA slots, I/O, invariants
-        render_extra(area)
+        from partita import subsys
+
+        for sub in subsys.registered():  # each prints its part if the trace has its events
+            sub.render_report(area, None)
     return 0

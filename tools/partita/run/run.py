@@ -6,18 +6,20 @@ Exit status (a CI gate, `gate()`): 0 when the guest powered off cleanly and no j
 deadline, was aborted at its budget or exceeded its analysis bound; 1 otherwise (each reason on
 stderr, one line each); 2 for a bad configuration. `--allow-misses` accepts deadline misses and
 budget aborts for configurations meant to miss; a kernel panic, a guest killed by the host
-timeout and a job above its analysis bound always fail."""
+timeout and a job above its analysis bound always fail. The analysis (bounds.json) runs in
+this process before the build: when it fails (an input it cannot analyse), the run stops with
+exit status 2 and the analysis's reason, instead of booting with no bounds to check."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import shutil
-import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from partita.config import load_resolved
 from partita.run.build import ROOT, Build, add_app_dir_argument, build, locked, report_errors
@@ -96,16 +98,24 @@ def default_timeout(run_for_ns: int) -> float:
     return 60.0 + 30.0 * run_for_ns / 1e9
 
 
-def _bounds(cfg: Path, out: Path, app_dirs: Sequence[str | Path] = ()) -> None:
-    """Ask the analysis (if installed) for bounds.json; the report works without it."""
+class AnalysisFailed(RuntimeError):
+    """`partita analyze` could not analyse the configuration; the message says why."""
+
+
+def write_bounds(cfg: Path, out: Path, app_dirs: Sequence[str | Path] = ()) -> dict[str, Any]:
+    """Analyse `cfg` in this process (the kernel's threads and every subsystem's tasks, as
+    `partita analyze` does) and write OUT/bounds.json. Raises AnalysisFailed naming the
+    configuration and the reason when the analysis cannot run."""
+    from partita.analysis.cli import analyze_file
+    from partita.analysis.errors import AnalysisInputError
+
     try:
-        import partita.analysis.cli  # noqa: F401
-    except ImportError:
-        return
-    extra = [a for d in app_dirs for a in ("--app-dir", str(Path(d).resolve()))]
-    subprocess.run([sys.executable, "-m", "partita.cli", "analyze", str(cfg), "--out",
-                    str(out / "bounds.json"), *extra], cwd=ROOT, capture_output=True,
-                   timeout=120)
+        doc = analyze_file(cfg, app_dirs=app_dirs)
+    except (AnalysisInputError, ValueError, RuntimeError) as e:
+        raise AnalysisFailed(f"{cfg}: analysis failed: {e}") from None
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "bounds.json").write_text(json.dumps(doc, indent=1) + "\n")
+    return doc
 
 
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
@@ -124,6 +134,8 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     system = load_resolved(cfg, app_dirs=app_dirs)
+    if bounds:  # before the boot: a configuration the analysis rejects fails at once
+        write_bounds(Path(cfg).resolve(), out.resolve(), app_dirs)
     build_dir = ROOT / "build" / system.name
     with locked(build_dir):
         b = build(cfg, quiet=True, app_dirs=app_dirs)
@@ -156,10 +168,6 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
     from partita.trace import printlog
 
     printlog.write(area, out / "print.log", tl.names)
-    if bounds:
-        _bounds(Path(cfg).resolve(), out.resolve(), app_dirs)
-        from partita.spm.report import add_bounds  # brief 0: SPM task deadlines and bounds
-        add_bounds(Path(cfg), out, app_dirs)
     (out / "run.json").write_text(json.dumps({
         "config": str(cfg), "returncode": res.returncode, "timed_out": res.timed_out,
         "wall_s": res.wall_s, "command": res.command}, indent=1))
@@ -204,7 +212,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return report_errors(lambda: _run(args))
+    try:
+        return report_errors(lambda: _run(args))
+    except AnalysisFailed as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -221,8 +233,10 @@ def _run(args: argparse.Namespace) -> int:
                    gdb_port=args.gdb_port if args.gdb else None, **opts)
     if r.timeline is not None:
         render(r.stats, r.timeline, title=f"Partita {r.build.system.name}", wide=args.wide)
-        from partita.spm.report import render_extra  # brief 0: TDMA slots, I/O, invariants
-        render_extra(r.area, r.out)
+        from partita import subsys
+
+        for sub in subsys.registered():  # each prints its part if the trace has its events
+            sub.render_report(r.area, r.out)
         printed = (r.out / "print.log").read_text().splitlines()
         if printed:  # pt_printf lines: the first few here, all of them in print.log
             print(f"pt_printf ({len(printed)} lines, {r.out}/print.log):")

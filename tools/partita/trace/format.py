@@ -1,43 +1,21 @@
 """The trace ring layout of `kernel/include/partita/trace.h`, as numpy structured dtypes.
 
-Keep in step with the header, field by field. Decoding is a reshaped view of the bytes:
-no per-record Python work.
+Keep in step with the header, field by field (tests/python/test_trace_events.py compiles the
+header on the host and compares every size, offset and event number with this module).
+Decoding is a reshaped view of the bytes: no per-record Python work.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
+
+from partita.trace.events import Ev as Ev  # re-exported: the kernel's events (generated)
 
 MAGIC = 0x5054524143453031  # "PTRACE01"
 MAX_CPUS = 8
 RING_RECORDS = 32768
-
-
-class Ev(IntEnum):
-    BOOT = 1
-    THREAD_INFO = 2
-    RELEASE = 3
-    DISPATCH = 4
-    PREEMPT = 5
-    COMPLETE = 6
-    DEADLINE_MISS = 7
-    OVERRUN = 8
-    MIGRATE = 9
-    BLOCK = 10
-    UNBLOCK = 11
-    IRQ_ENTER = 12
-    IRQ_EXIT = 13
-    SYSCALL = 14
-    FAULT = 15
-    THREAD_STOP = 16
-    IDLE = 17
-    MARK = 18
-    SHUTDOWN = 19
-    SUBSYS_FIRST = 32
-
 
 REC = np.dtype([
     ("ts", "<u8"), ("type", "<u2"), ("cpu", "<u2"), ("tid", "<u4"),

@@ -13,7 +13,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from partita.spm.events import IdleReason, SpmTimeline, decode
+from partita.subsys.spm.events import IdleReason, SpmTimeline, decode
 from partita.trace.format import Area
 
 
@@ -144,15 +144,15 @@ def _rule_order(tl: SpmTimeline, ncores: int) -> list[str]:
 def spm_bounds(cfg: Path, app_dirs: Sequence[str | Path] = ()) -> dict[str, dict[str, Any]]:
     """Per SPM task: deadline, and the bound of partita.analysis.spm when it is installed."""
     from partita.config import load_resolved
-    from partita.spm import load
+    from partita.subsys.spm import load
 
     r = load_resolved(cfg, app_dirs=app_dirs)
-    spm = load(r.spm)
+    spm = load(r.subsys.get("spm"))
     if spm is None:
         return {}
     out: dict[str, dict[str, Any]] = {t.name: {"deadline_ns": t.d} for t in spm.tasks}
     try:
-        from partita.spm.bounds import bounds_for
+        from partita.subsys.spm.bounds import bounds_for
     except ImportError:
         return out
     for name, b in bounds_for(spm).items():
@@ -220,7 +220,7 @@ def render_extra(area: Area | None, out: Path | None = None) -> None:
                                               f"[red]{len(v)} violations[/], first: {v[0]}"))
     if out is not None:
         (out / "spm.json").write_text(json.dumps(s, indent=1, default=str) + "\n")
-        from partita.spm.gantt import draw
+        from partita.subsys.spm.gantt import draw
 
         draw(decode(area), out / "spm_gantt.png")
         con.print(f"wrote {out / 'spm_gantt.png'}")

@@ -20,12 +20,12 @@ Three pacings:
   leaves at the first clock value the host sees at or after its due time, and when the host
   falls behind (a Python process sharing the CPUs with QEMU) the late packets leave back to
   back. Packets are never early. The guest-side arrival times (IO_RX trace events) show the
-  offered traffic actually achieved; `partita.spm.netbw` reports it.
+  offered traffic actually achieved; `partita.subsys.spm.netbw` reports it.
 
 Payload layout (partita/io_flow.h pt_io_flow_of, subsys/io/net.c): [flow u32 LE][seq u32 LE]
 [filler]. The in-guest synthetic source (`net: synthetic`) produces the same traffic exactly.
 
-    python -m partita.spm.traffic --host 127.0.0.1 --port 5555 --seconds 5 --period-us 100
+    python -m partita.subsys.spm.traffic --host 127.0.0.1 --port 5555 --seconds 5 --period-us 100
 """
 
 from __future__ import annotations

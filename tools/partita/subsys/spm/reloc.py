@@ -9,7 +9,8 @@ Two independent checks, both must pass:
 2. The image linked at two different base addresses gives the same bytes. This catches what
    the first check cannot see (a linker relaxation to absolute addressing, a script error).
 
-Usage: python -m partita.spm.reloc --image NAME.bin --image-at NAME-alt.bin OBJ... [--max-bytes N]
+Usage: python -m partita.subsys.spm.reloc --image NAME.bin --image-at NAME-alt.bin OBJ...
+       [--max-bytes N]
 """
 
 from __future__ import annotations

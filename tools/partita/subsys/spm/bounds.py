@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from partita.spm.config import SpmCfg
+from partita.subsys.spm.config import SpmCfg
 
 
 def core_inputs(spm: SpmCfg, core: int, phase: int = 0) -> tuple[list[str], list[int],

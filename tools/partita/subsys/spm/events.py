@@ -1,5 +1,6 @@
-"""SPM / I/O trace events (mirror of subsys/spm/spm_trace.h) and their decoding into a
-protocol timeline: slots, transfers, executions, jobs, I/O."""
+"""Decoding of the SPM / I/O trace events (SpmEv, IoEv: generated from
+kernel/trace/trace_events.yaml) into a protocol timeline: slots, transfers, executions, jobs,
+I/O."""
 
 from __future__ import annotations
 
@@ -9,31 +10,11 @@ from enum import IntEnum
 
 import numpy as np
 
+from partita.trace.events import IoEv, SpmEv
 from partita.trace.format import Area, Ev, name_from_args
 
 TID_BASE = 1000
 NO_PART = 0xFF
-
-
-class SpmEv(IntEnum):
-    SLOT = 32
-    LOAD_BEGIN = 33
-    LOAD_END = 34
-    UNLOAD_BEGIN = 35
-    UNLOAD_END = 36
-    IDLE_SLOT = 37
-    EXEC_BEGIN = 38
-    EXEC_END = 39
-    RELEASE_PENDING = 40
-    JOB_DONE = 41
-    CALIB = 42
-    PHASE = 43
-    IO_RX = 48
-    IO_TX = 49
-    IO_DROP = 50
-    IO_MIRROR_IN = 51
-    IO_MIRROR_OUT = 52
-    IO_CONSOLE = 53
 
 
 class IdleReason(IntEnum):
@@ -150,9 +131,13 @@ def decode(area: Area, recs: np.ndarray | None = None) -> SpmTimeline:
             else:
                 j.kernel_response_ns = round(a1 * scale)
             continue
-        if kind not in SpmEv._value2member_map_:
+        ev: SpmEv | IoEv
+        if kind in SpmEv._value2member_map_:
+            ev = SpmEv(kind)
+        elif kind in IoEv._value2member_map_:
+            ev = IoEv(kind)
+        else:
             continue
-        ev = SpmEv(kind)
         name = tl.task_of(tid) if tid >= TID_BASE else ""
         if ev == SpmEv.SLOT:
             slot_no = a1
@@ -194,16 +179,16 @@ def decode(area: Area, recs: np.ndarray | None = None) -> SpmTimeline:
             tl.phases.append((a0, round(a1 * scale)))
         elif ev == SpmEv.CALIB:
             tl.calib[a0] = a1
-        elif ev == SpmEv.IO_RX:
+        elif ev == IoEv.RX:
             tl.rx.append((t, a0, a1, tid))
-        elif ev == SpmEv.IO_TX:
+        elif ev == IoEv.TX:
             tl.tx.append((t, name, a0, a1))
-        elif ev == SpmEv.IO_DROP:
+        elif ev == IoEv.DROP:
             tl.drops += tid
-        elif ev == SpmEv.IO_MIRROR_IN:
+        elif ev == IoEv.MIRROR_IN:
             tl.mirror_in.append((t, name, a1))
-        elif ev == SpmEv.IO_MIRROR_OUT:
+        elif ev == IoEv.MIRROR_OUT:
             tl.mirror_out.append((t, name, a1))
-        elif ev == SpmEv.IO_CONSOLE:
+        elif ev == IoEv.CONSOLE:
             tl.console.append((t, core, a1, hart))
     return tl

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from partita.spm.events import SpmTimeline
+from partita.subsys.spm.events import SpmTimeline
 
 
 def draw(tl: SpmTimeline, path: Path, window_ms: float = 20.0) -> Path:

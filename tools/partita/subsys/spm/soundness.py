@@ -1,5 +1,5 @@
 """Random schedulable SPM task sets for the soundness test (brief 0), batched as phases so one
-boot runs many sets: `partita.spm.soundness.write_configs(n_sets, per_boot, outdir, seed)`.
+boot runs many sets: `partita.subsys.spm.soundness.write_configs(n_sets, per_boot, outdir, seed)`.
 
 A task executes the `spin` image for a set number of loop iterations, so its real execution
 time is known; its configured wcet carries a margin above that. A set is kept only if the
@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from partita.spm.config import parse
+from partita.subsys.spm.config import parse
 
 SPIN_NS_PER_ITER = 3      # icount shift 0: the spin loop is 3 instructions per iteration (measured)
 WCET_MARGIN_NS = 20_000   # entry, return and the loop's set-up are inside the margin
@@ -66,7 +66,7 @@ def random_set(rng: random.Random, set_no: int) -> list[dict[str, Any]]:
 
 
 def schedulable(tasks: list[dict[str, Any]]) -> bool:
-    from partita.spm.bounds import bounds_for
+    from partita.subsys.spm.bounds import bounds_for
 
     spm, problems = parse({"io_cpu": 0, "app_cpus": [1, 2], "sigma_ns": SIGMA_NS,
                            "tasks": tasks})
@@ -127,8 +127,8 @@ def check_boot(cfg: Path, out_root: Path) -> dict[str, Any]:
     import json
 
     from partita.run.run import run_config
-    from partita.spm.events import decode
-    from partita.spm.report import add_bounds, invariant_violations
+    from partita.subsys.spm.events import decode
+    from partita.subsys.spm.report import add_bounds, invariant_violations
 
     r = run_config(cfg, out_root / cfg.stem, png=False, bounds=False)
     if r.area is None:

@@ -34,9 +34,9 @@ from typing import Any
 import yaml
 
 from partita.analysis.sim import SpmJobLog, simulate_spm
-from partita.spm.config import parse
-from partita.spm.events import TID_BASE, decode
-from partita.spm.soundness import SIGMA_NS, spin_tasks, system
+from partita.subsys.spm.config import parse
+from partita.subsys.spm.events import TID_BASE, decode
+from partita.subsys.spm.soundness import SIGMA_NS, spin_tasks, system
 from partita.trace.format import Area, Ev
 
 TOL_NS = 20_000

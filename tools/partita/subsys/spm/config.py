@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from partita.config.errors import Problem
 from partita.config.units import UnitError, pop_duration
+from partita.model import ThreePhaseTask
 
 IMAGES = ("fir", "iir", "matmul", "fft", "bitmanip", "loopback", "spin")
 MBUF_HDR = 16
@@ -110,6 +111,14 @@ class SpmTask(Strict):
     def footprint(self) -> int:
         """Bytes the task needs in a partition: [image | input mirror | output mirror]."""
         return align8(self.image_bytes) + align8(self.in_mirror.nbytes) + self.out_mirror.nbytes
+
+    def task(self) -> ThreePhaseTask:
+        """This task in the analysis model (partita.model), the type `partita analyze` and
+        the report carry."""
+        return ThreePhaseTask(name=self.name, wcet_ns=self.wcet_ns, period_ns=self.period_ns,
+                              deadline_ns=self.deadline_ns, offset_ns=self.offset_ns,
+                              priority=self.priority, load_bytes=self.load_bytes,
+                              unload_bytes=self.unload_bytes)
 
     @model_validator(mode="after")
     def _image(self) -> SpmTask:

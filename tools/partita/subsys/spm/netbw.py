@@ -16,7 +16,7 @@ wait for the host), so the delivered figure below the bound depends on host load
 benchmark (`make bench-net` writes out/bench/netbw.json), not a test. The system test checks
 only what holds for any arrivals (never above the bound, protocol invariants).
 
-    python -m partita.spm.netbw tests/system/spm_configs/spm_netbw400.yaml [--json FILE]
+    python -m partita.subsys.spm.netbw tests/system/spm_configs/spm_netbw400.yaml [--json FILE]
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ import yaml
 
 from partita.run.build import build
 from partita.run.qemu import _fresh_ram, command, read_trace_area
-from partita.spm.events import decode
-from partita.spm.report import invariant_violations
-from partita.spm.traffic import GuestClock, PacedResult, run_paced
+from partita.subsys.spm.events import decode
+from partita.subsys.spm.report import invariant_violations
+from partita.subsys.spm.traffic import GuestClock, PacedResult, run_paced
 
 RAM_MB = 128
 GUEST_PORT = 5555
@@ -136,7 +136,7 @@ def report(r: NetBw) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m partita.spm.netbw",
+    ap = argparse.ArgumentParser(prog="python -m partita.subsys.spm.netbw",
                                  description=__doc__.split("\n")[0])
     ap.add_argument("config", type=Path)
     ap.add_argument("--duration-ms", type=float, default=400)
