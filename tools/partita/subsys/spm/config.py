@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from partita.config.errors import Problem
-from partita.config.units import UnitError, pop_duration
+from partita.config.units import convert
 from partita.model import ThreePhaseTask
 
 IMAGES = ("fir", "iir", "matmul", "fft", "bitmanip", "loopback", "spin")
@@ -176,28 +176,12 @@ DURATIONS = ("period", "deadline", "offset", "wcet")
 
 
 def _normalize(raw: dict[str, Any]) -> list[Problem]:
-    problems: list[Problem] = []
-    try:
-        ns = pop_duration(raw, "sigma")
-        if ns is not None:
-            raw["sigma_ns"] = ns
-        for base in ("dma_setup", "ctx_switch", "phase"):
-            ns = pop_duration(raw, base)
-            if ns is not None:
-                raw[f"{base}_ns"] = ns
-    except UnitError as e:
-        problems.append(Problem(("spm", e.key), str(e)))
+    problems = [Problem(("spm", e.key), str(e))
+                for e in convert(raw, ("sigma", "dma_setup", "ctx_switch", "phase"))]
     for i, t in enumerate(raw.get("tasks") or []):
-        if not isinstance(t, dict):
-            continue
-        for base in DURATIONS:
-            try:
-                ns = pop_duration(t, base)
-            except UnitError as e:
-                problems.append(Problem(("spm", "tasks", i, base), str(e)))
-                continue
-            if ns is not None:
-                t[f"{base}_ns"] = ns
+        if isinstance(t, dict):
+            problems += [Problem(("spm", "tasks", i, e.key), str(e))
+                         for e in convert(t, DURATIONS)]
     return problems
 
 
