@@ -181,3 +181,25 @@ def test_run_writes_bounds_in_process(tmp_path: Path) -> None:
     doc = write_bounds(ROOT / "configs" / "spm-demo.yaml", tmp_path)
     assert json.loads((tmp_path / "bounds.json").read_text()) == doc
     assert {"loop0", "mm1"} <= set(doc["tasks"])
+
+
+def test_one_task_set_from_config_to_report() -> None:
+    """Resolved.tasks() is the task set: threads' Task models and every subsystem's tasks;
+    the report attaches period / deadline / wcet from it (SPM tasks included)."""
+    from partita.trace.stats import TaskStats, attach_tasks
+
+    demo = load_resolved(ROOT / "configs" / "demo.yaml")
+    assert demo.tasks() == [t for th in demo.threads if (t := th.task()) is not None]
+    r = load_resolved(ROOT / "configs" / "spm-demo.yaml")
+    tasks = r.tasks()
+    assert [t.name for t in tasks] == [t.name for t in load_spm(r).tasks]
+    stats = {"fir0": TaskStats("fir0", 1001)}
+    attach_tasks(stats, tasks)
+    assert (stats["fir0"].period_ns, stats["fir0"].deadline_ns, stats["fir0"].wcet_ns) == (
+        20_000_000, 20_000_000, 2_000_000)
+
+
+def load_spm(r: Any) -> Any:
+    from partita.subsys.spm import load
+
+    return load(r.subsys["spm"])

@@ -121,6 +121,17 @@ class Resolved(Frozen):
     def thread(self, name: str) -> RThread | None:
         return next((t for t in self.threads if t.name == name), None)
 
+    def tasks(self) -> list[Task]:
+        """The configuration's task set in the one task model (partita.model): every
+        periodic / sporadic thread, then every subsystem's tasks (partita.subsys). The
+        analysis and the report take it from here instead of rebuilding it."""
+        from partita import subsys
+
+        out = [t for th in self.threads if (t := th.task()) is not None]
+        for sub, section in subsys.used(self.subsys):
+            out += sub.tasks(section)
+        return out
+
 
 def _expand_schedulers(cfg: SystemCfg) -> tuple[list[RSched], dict[tuple[str, int], int]]:
     """Instances in YAML order; P-EDF becomes one EDF instance per cpu.

@@ -14,8 +14,8 @@ from partita.trace.format import Area
 from partita.trace.stats import (
     TaskStats,
     attach_bounds,
-    attach_config,
     attach_counters,
+    attach_tasks,
     bound_violations,
     task_stats,
 )
@@ -28,7 +28,10 @@ def collect(tl: Timeline, run_dir: Path | None = None,
     area has them) and the bounds attached when they exist."""
     stats = task_stats(tl)
     if run_dir is not None and run_dir.is_dir() and (run_dir / "pt_config.json").exists():
-        _with_json(run_dir / "pt_config.json", lambda d: attach_config(stats, d))
+        from partita.config.resolve import Resolved
+
+        _with_json(run_dir / "pt_config.json",
+                   lambda d: attach_tasks(stats, Resolved.model_validate(d).tasks()))
     if area is not None and area.counters is not None:
         attach_counters(stats, area.counters, area.cycles_per_sec)
     if bounds is None and run_dir is not None and (run_dir / "bounds.json").exists():

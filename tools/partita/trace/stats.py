@@ -3,8 +3,10 @@ system tests assert on."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
+from partita.model import Task
 from partita.trace.format import Ev
 from partita.trace.timeline import Timeline
 
@@ -139,15 +141,12 @@ def task_stats(tl: Timeline) -> dict[str, TaskStats]:
     return out
 
 
-def attach_config(stats: dict[str, TaskStats], config: dict[str, object]) -> None:
-    """Add period/deadline/wcet from a pt_config.json document."""
-    threads = config.get("threads", [])
-    assert isinstance(threads, list)
-    for t in threads:
-        st = stats.get(t["name"])
-        if st is not None and t.get("kind") != "aperiodic":
-            st.period_ns, st.deadline_ns = t["period_ns"], t["deadline_ns"]
-            st.wcet_ns = t["wcet_ns"]
+def attach_tasks(stats: dict[str, TaskStats], tasks: Sequence[Task]) -> None:
+    """Add period/deadline/wcet from the configuration's task set (Resolved.tasks())."""
+    for t in tasks:
+        st = stats.get(t.name)
+        if st is not None:
+            st.period_ns, st.deadline_ns, st.wcet_ns = t.period_ns, t.d, t.wcet_ns
 
 
 def attach_counters(stats: dict[str, TaskStats], counters: object, cycles_per_sec: int) -> None:
