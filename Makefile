@@ -4,7 +4,7 @@ PARTITA := $(VENV)/bin/partita
 PYTEST := $(VENV)/bin/pytest
 CONFIG ?= configs/demo.yaml
 
-.PHONY: all setup run test unit lint pytest bench bench-docs bench-net kernel lock clean fuzz fuzz-kernel fuzz-host limits-header soak
+.PHONY: all setup run test unit lint pytest bench bench-docs bench-net kernel lock clean fuzz fuzz-kernel fuzz-host limits-header trace-events soak
 
 all: run
 
@@ -49,6 +49,11 @@ soak: setup
 limits-header: setup
 	$(VENV)/bin/python -m partita.limits
 
+# Regenerate the trace-event enums (kernel, subsystems, Python decoder) from the one table,
+# kernel/trace/trace_events.yaml (committed; tests/python/test_trace_events.py checks them).
+trace-events: setup
+	$(VENV)/bin/python -m partita.trace.eventgen
+
 # System-call fuzzing: seeds 2-4, a million calls each (FUZZ_SEEDS, FUZZ_CALLS to change).
 FUZZ_SEEDS ?= 2-4
 FUZZ_CALLS ?= 1000000
@@ -67,7 +72,7 @@ bench-docs: setup
 # I/O bandwidth with the host UDP tool through virtio-net (host-paced arrivals: a figure that
 # depends on host load, so a benchmark, not a test): out/bench/netbw{400,800}.json.
 bench-net: setup
-	for s in 400 800; do $(VENV)/bin/python -m partita.spm.netbw \
+	for s in 400 800; do $(VENV)/bin/python -m partita.subsys.spm.netbw \
 		tests/system/spm_configs/spm_netbw$$s.yaml --json out/bench/netbw$$s.json || exit 1; done
 
 # Re-pin tools/requirements.lock to what .venv has (after changing tools/pyproject.toml).

@@ -1,6 +1,6 @@
 # Brief 0: SPM task images and the SPM/I/O subsystem, included by mk/kernel.mk.
 # Each image in apps/spm/ is linked at base 0 and again at another base; the relocation
-# checker (tools/partita/spm/reloc.py) fails the build if an absolute relocation is left in
+# checker (tools/partita/subsys/spm/reloc.py) fails the build if an absolute relocation is left in
 # its objects or if the two links differ. The images a configuration uses are then placed in
 # main memory by the generated $(BUILD)/gen/pt_spm_images.S.
 PYTHON ?= .venv/bin/python
@@ -36,10 +36,10 @@ $(SPM_OUT)/%.elf: $$(call spm_objs,$$*) apps/spm/image.ld
 	$(CC) $(SPM_CFLAGS) $(SPM_LDFLAGS) -Wl,--defsym=__image_base=$(SPM_ALT_BASE) \
 		-o $(SPM_OUT)/$*.alt.elf $(call spm_objs,$*) $(LIBGCC)
 
-$(SPM_OUT)/%.bin: $(SPM_OUT)/%.elf tools/partita/spm/reloc.py
+$(SPM_OUT)/%.bin: $(SPM_OUT)/%.elf tools/partita/subsys/spm/reloc.py
 	$(CROSS)objcopy -O binary $< $@
 	$(CROSS)objcopy -O binary $(SPM_OUT)/$*.alt.elf $(SPM_OUT)/$*.alt.bin
-	$(PYTHON) -m partita.spm.reloc --image $@ --image-at $(SPM_OUT)/$*.alt.bin \
+	$(PYTHON) -m partita.subsys.spm.reloc --image $@ --image-at $(SPM_OUT)/$*.alt.bin \
 		$(call spm_objs,$*) || { rm -f $@; exit 1; }
 
 .PHONY: spm-images

@@ -12,7 +12,7 @@
  *
  * Results leave the guest as console lines, one per (operation, thread count):
  *   BENCH <op> <variant> threads=<N> dispatch=<0|1> min=<c> max=<c> n=<reps>
- * plus `BENCH-OVERHEAD <c>` and `BENCH-END` (parsed by tools/partita/bench.py); the timer
+ * plus `BENCH-OVERHEAD <c>` and `BENCH-END` (parsed by tools/partita/bench/bench.py); the timer
  * benchmark also leaves trace marks (below).
  */
 #ifndef APPS_BENCH_H

@@ -31,10 +31,10 @@ static uint32_t ntx_pending;
 static uint64_t net_rx_pkts, net_tx_pkts, net_drops;
 
 /* The I/O core's clock mailbox, read live by the host traffic tool through the shared RAM
- * file (tools/partita/spm/traffic.py GuestClock): virtual time in ns at the I/O core's last
- * loop iteration, and the time origin of the releases. The I/O core wakes at least every
- * 2 us while the virtio device is polled (net.c), so the host sees the guest clock in steps
- * of at most 2 us of virtual time. */
+ * file (tools/partita/subsys/spm/traffic.py GuestClock): virtual time in ns at the I/O
+ * core's last loop iteration, and the time origin of the releases. The I/O core wakes at
+ * least every 2 us while the virtio device is polled (net.c), so the host sees the guest
+ * clock in steps of at most 2 us of virtual time. */
 volatile uint64_t pt_io_clock_ns, pt_io_origin_ns;
 
 static uint16_t phase;          /* task sets of other phases are not released */
@@ -375,9 +375,10 @@ _Noreturn void pt_io_core_main(void)
 }
 
 /* The I/O core of brief 0: started by the SPM runtime's entry on the hart whose role is io
- * (it needs the SPM tables), so it registers its trace events only: 48..63 (spm_trace.h). */
+ * (it needs the SPM tables), so it registers its trace events only (its range comes from
+ * kernel/trace/trace_events.yaml). */
 PT_SUBSYS_REGISTER(io) = {
 	.name = "io",
-	.trace_first = PT_EV_IO_RX,
-	.trace_count = 16,
+	.trace_first = PT_EV_IO_FIRST,
+	.trace_count = PT_EV_IO_COUNT,
 };

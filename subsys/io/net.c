@@ -1,7 +1,7 @@
 /*
  * Network back ends of the I/O core (net.h): 1 = the virtio-net device, 2 = an in-guest
  * synthetic source that produces, in virtual time, exactly the traffic of the host tool
- * (tools/partita/spm/traffic.py): a 1 KiB payload every 100 us, flow ids 0..3 round-robin,
+ * (tools/partita/subsys/spm/traffic.py): a 1 KiB payload every 100 us, flow ids 0..3 round-robin,
  * payload = [flow u32 LE][sequence u32 LE][filler]. The synthetic source makes the bandwidth
  * measurement deterministic; transmitted payloads are counted, not sent anywhere.
  */

@@ -227,7 +227,7 @@ static _Noreturn void app_main(uint32_t c)
 		/* Publish the completion at once, traced under the lock with its time: the I/O
 		 * core decides under this lock and, for Rule 2, as of the slot's nominal start
 		 * (pt_spm_slot_decide_at), so a job counts as done in a slot iff it finished
-		 * before the slot began, as in the simulator (partita.spm.simcheck). */
+		 * before the slot began, as in the simulator (partita.subsys.spm.simcheck). */
 		pt_spm_lock(core);
 		uint64_t now = hal_cycles();
 		pt_spm_complete_at(s, c, now);
@@ -255,11 +255,12 @@ static void spm_cpu_entry(uint32_t hart)
 }
 
 /* Brief 0's scratchpad runtime: application cores and, from the same entry, the I/O core
- * (subsys/io registers the I/O trace events). SPM events: 32..47 (spm_trace.h). */
+ * (subsys/io registers the I/O trace events). Its trace range is the one
+ * kernel/trace/trace_events.yaml gives it. */
 PT_SUBSYS_REGISTER(spm) = {
 	.name = "spm",
 	.boot = spm_boot,
 	.cpu_entry = spm_cpu_entry,
-	.trace_first = PT_EV_SPM_SLOT,
-	.trace_count = 16,
+	.trace_first = PT_EV_SPM_FIRST,
+	.trace_count = PT_EV_SPM_COUNT,
 };

@@ -30,7 +30,7 @@
  *      device); it no longer polls and writes no other hart's comparator.
  *   3. The configuration puts an idle hart after the I/O core and after each application hart
  *      except the last (e.g. harts 0 = I/O, 1 idle, 2 = app, 3 idle, 4 = app; see
- *      partita.spm.soundness): the idle hart takes the zero-budget turn, so no busy hart is
+ *      partita.subsys.spm.soundness): the idle hart takes the zero-budget turn, so no busy hart is
  *      systematically skipped. With 3 harts (no spacers) the demo and bandwidth runs, whose
  *      jobs are short, also keep their slots (measured).
  * Measured on the 200-set soundness run: slot boundaries served at most ~23 us late, a job

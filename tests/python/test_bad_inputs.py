@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from partita.cli import main
-from partita.tracefmt import (
+from partita.trace.format import (
     AREA_HEADER,
     RING_HEADER,
     Area,
@@ -21,7 +21,7 @@ from partita.tracefmt import (
     TraceFormatError,
     pack,
 )
-from partita.tracefmt import REC as RECDT
+from partita.trace.format import REC as RECDT
 from test_trace import CPU0, CPU1, image
 
 FUZZ = int(os.environ.get("PARTITA_FUZZ_EXAMPLES", "0"))  # make fuzz-host sets it
@@ -105,8 +105,8 @@ def _ram_with_area(tmp_path: Path, area: bytearray) -> tuple[Path, Path]:
     import shutil
     import subprocess
 
-    from partita.qemu import RAM_BASE, symbol
-    from partita.tracefmt import AREA_BYTES
+    from partita.run.qemu import RAM_BASE, symbol
+    from partita.trace.format import AREA_BYTES
 
     cc = "riscv64-unknown-elf-gcc"
     if shutil.which(cc) is None:
@@ -158,10 +158,10 @@ def test_ram_file_too_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 def _decode_everything(tmp_path: Path, data: bytes) -> None:
     """unpack, timeline, report, perfetto, gantt: never anything but a TraceFormatError."""
-    from partita import perfetto
-    from partita.report import as_json, collect
-    from partita.timeline import build
-    from partita.tracefmt import unpack
+    from partita.run.report import as_json, collect
+    from partita.trace import perfetto
+    from partita.trace.format import unpack
+    from partita.trace.timeline import build
 
     try:
         area = unpack(data, what="fuzz.bin")
@@ -212,15 +212,15 @@ def test_fuzz_random_records_never_crash(tmp_path_factory: pytest.TempPathFactor
 def test_drainer_copies_records_and_advances_tail(tmp_path: Path) -> None:
     """TraceDrainer on a RAM file: takes [tail, head), writes tail = head, and area() joins
     the drained records with those written afterwards, in order, without duplicates."""
-    from partita.qemu import TraceDrainer
-    from partita.tracefmt import RING_BYTES, RING_RECORDS
+    from partita.run.qemu import TraceDrainer
+    from partita.trace.format import RING_BYTES, RING_RECORDS
 
     area = image([CPU0, CPU1])
     ram, elf = _ram_with_area(tmp_path, area)
     d = TraceDrainer(ram, elf)
     d.poll()
     assert d.count == len(CPU0) + len(CPU1)
-    from partita.qemu import RAM_BASE, symbol
+    from partita.run.qemu import RAM_BASE, symbol
 
     base = symbol(elf, "pt_trace_area")[0] - RAM_BASE
     with open(ram, "r+b") as f:

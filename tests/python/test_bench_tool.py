@@ -1,4 +1,4 @@
-"""partita.bench without QEMU: console parsing, flatness and verdicts, doc blocks."""
+"""partita.bench.bench without QEMU: console parsing, flatness and verdicts, doc blocks."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from partita.bench import (
+from partita.bench.bench import (
     Result,
     is_flat,
     parse_console,
@@ -76,7 +76,7 @@ def test_bench_writes_out_and_touches_tracked_files_only_with_doc(
     kernel costs alone; `make bench-docs` (--doc) rewrites both."""
     import argparse
 
-    from partita import bench
+    from partita.bench import bench
 
     rs = [Result("yield", "kernel", n, True, 640, 640, 34) for n in (1, 8, 32, 64)]
     monkeypatch.setattr(bench, "run_kernel", lambda out, configs: (rs, []))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from partita.build import first_error
+from partita.run.build import first_error
 
 LOG = """\
 riscv64-unknown-elf-gcc -march=rv64imac_zicsr_zifencei -c -o build/x/obj/kernel/a.c.o kernel/a.c

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from partita import gantt
 from partita.cli import main
-from partita.timeline import build
-from partita.tracefmt import REC, Area, Ev, Ring, name_to_args, pack
+from partita.trace import gantt
+from partita.trace.format import REC, Area, Ev, Ring, name_to_args, pack
+from partita.trace.timeline import build
 
 
 def short_jobs(n: int = 100, miss_every: int = 10) -> Area:
@@ -79,8 +79,8 @@ def test_no_global_backend_switch() -> None:
     import subprocess
 
     code = ("import sys, matplotlib; b = matplotlib.get_backend(); "
-            "from partita import gantt; from test_gantt import short_jobs; "
-            "from partita.timeline import build; gantt.draw(build(short_jobs(3))); "
+            "from partita.trace import gantt; from test_gantt import short_jobs; "
+            "from partita.trace.timeline import build; gantt.draw(build(short_jobs(3))); "
             "assert b == 'svg' and matplotlib.get_backend() == b, matplotlib.get_backend()")
     env = {**os.environ, "MPLBACKEND": "svg"}  # a notebook's own backend stands in
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent,

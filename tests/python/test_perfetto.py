@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import numpy as np
-from partita import perfetto
-from partita.timeline import build
-from partita.tracecheck import check_trace_events
-from partita.tracefmt import REC, Area, Ev, Ring, name_to_args
+from partita.trace import perfetto
+from partita.trace.format import REC, Area, Ev, Ring, name_to_args
+from partita.trace.timeline import build
+from partita.trace.tracecheck import check_trace_events
 
 Rec = tuple[int, int, int, int, int]
 

@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from partita.qemu import RAM_BASE, boot, command, symbol
-from partita.tracefmt import TraceFormatError
+from partita.run.qemu import RAM_BASE, boot, command, symbol
+from partita.trace.format import TraceFormatError
 
 CC = "riscv64-unknown-elf-gcc"
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from partita.cli import main
-from partita.report import as_csv, collect, exit_text
-from partita.stats import bound_violations
-from partita.timeline import build
-from partita.tracefmt import COUNTER, REC, Area, Ev, Ring, name_to_args, pack
+from partita.run.report import as_csv, collect, exit_text
+from partita.trace.format import COUNTER, REC, Area, Ev, Ring, name_to_args, pack
+from partita.trace.stats import bound_violations
+from partita.trace.timeline import build
 
 Rec = tuple[int, int, int, int, int]
 
@@ -130,7 +130,7 @@ def test_kernel_counters_confirm_a_complete_trace() -> None:
 
 
 def test_counters_roundtrip_through_trace_bin(tmp_path: Path) -> None:
-    from partita.tracefmt import unpack
+    from partita.trace.format import unpack
 
     a = area(FIRST_LATE, counters=counters(released=2, done=2, miss=1))
     b = unpack(pack(a))

@@ -11,13 +11,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from partita import perfetto
 from partita.cli import main
-from partita.qemu import RAM_BASE, read_trace_area
-from partita.stats import job_exec_ns, task_stats
-from partita.timeline import build
-from partita.trace import write_artifacts
-from partita.tracefmt import (
+from partita.run.qemu import RAM_BASE, read_trace_area
+from partita.trace import perfetto
+from partita.trace.cli import write_artifacts
+from partita.trace.format import (
     AREA_BYTES,
     AREA_HEADER,
     MAGIC,
@@ -33,6 +31,8 @@ from partita.tracefmt import (
     pack,
     unpack,
 )
+from partita.trace.stats import job_exec_ns, task_stats
+from partita.trace.timeline import build
 
 Rec = tuple[int, int, int, int, int]  # ts, type, tid, arg0, arg1
 
@@ -233,7 +233,7 @@ def test_trace_from_ram_file_and_elf(area_bytes: bytearray, tmp_path: Path) -> N
     elf = tmp_path / "k.elf"
     subprocess.run([cc, "-nostdlib", "-Wl,-Ttext=0x80000000", "-o", str(elf), str(src)],
                    check=True)
-    from partita.qemu import symbol
+    from partita.run.qemu import symbol
 
     addr, _ = symbol(elf, "pt_trace_area")
     ram = tmp_path / "ram.bin"

@@ -1,8 +1,8 @@
-"""System tests: boot QEMU through `partita.run.run_config` and check the trace.
+"""System tests: boot QEMU through `partita.run.run.run_config` and check the trace.
 
 Each configuration is built and booted once per test session: xdist workers share the runs
 through the session's base temporary directory (a lock per run; the second worker reads the
-first one's results back). partita.build's lock serialises boots of one build directory.
+first one's results back). partita.run.build's lock serialises boots of one build directory.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from partita.build import BuildError
 from partita.config import ConfigError
-from partita.run import RunResult, load_result, run_config
+from partita.run.build import BuildError
+from partita.run.run import RunResult, load_result, run_config
 
 CONFIGS = Path(__file__).parent / "configs"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from partita.timeline import Timeline
+from partita.trace.timeline import Timeline
 
 __all__ = ["SLACK_NS", "fp_violations", "gedf_violations", "pending_jobs",
            "released_jobs"]

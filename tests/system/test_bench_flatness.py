@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from partita.bench import (
+from partita.bench.bench import (
     BENCH_DIR,
     FLAT_OPS,
     THREAD_COUNTS,
@@ -19,7 +19,7 @@ from partita.bench import (
     Result,
     run_kernel_config,
 )
-from partita.tracefmt import unpack
+from partita.trace.format import unpack
 
 _runs: dict[tuple[str, bool], ConfigRun] = {}
 

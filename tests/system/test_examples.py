@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from partita.run import RunResult, gate
+from partita.run.run import RunResult, gate
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "apps" / "examples" / "configs"
 

@@ -23,7 +23,7 @@ def test_sweep_on_a_local_cluster_equals_the_process_pool(tmp_path: Path) -> Non
 
 
 def test_qemu_campaign_on_a_local_cluster(tmp_path: Path) -> None:
-    from partita.spm.soundness import campaign
+    from partita.subsys.spm.soundness import campaign
 
     pool = campaign(4, 2, tmp_path / "pool", seed=7, jobs=1)
     dask = campaign(4, 2, tmp_path / "dask", seed=7, jobs=2, executor="local")

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from partita.build import ROOT
 from partita.cli import main
+from partita.run.build import ROOT
 
 
 def test_skeleton_builds_boots_and_passes_its_own_test(tmp_path: Path) -> None:
@@ -36,7 +36,7 @@ def test_new_refuses_a_bad_name(tmp_path: Path) -> None:
 
 def test_build_names_the_first_real_error_first(tmp_path: Path) -> None:
     import pytest
-    from partita.build import BuildError, build
+    from partita.run.build import BuildError, build
 
     assert main(["new", "app", "skel_bad", "--dir", str(tmp_path)]) == 0
     src = tmp_path / "skel_bad" / "skel_bad.c"

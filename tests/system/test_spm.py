@@ -1,5 +1,5 @@
 """Brief 0 system tests: boot the SPM configurations under QEMU and check the protocol on the
-trace (tools/partita/spm/report.py holds the checks, so `partita report` shows the same)."""
+trace (tools/partita/subsys/spm/report.py holds the checks, so `partita report` shows the same)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from partita.spm.events import SpmTimeline, decode
-from partita.spm.report import bandwidth_bps, invariant_violations, slot_stats
+from partita.subsys.spm.events import SpmTimeline, decode
+from partita.subsys.spm.report import bandwidth_bps, invariant_violations, slot_stats
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = str(ROOT / "configs" / "spm-demo.yaml")
@@ -115,7 +115,7 @@ def test_soundness_against_analysis_bound(boot, tmp_path_factory) -> None:
     """Random schedulable sets (2 application cores), batched as phases (10 sets per boot):
     every observed response time must be <= the bound of partita.analysis.spm.
     SPM_SOUND_SETS (default 200) sets are run. The declared wcet is the platform's (QEMU
-    icount: PLATFORM_SHARE x instruction time + margins, see partita.spm.soundness and
+    icount: PLATFORM_SHARE x instruction time + margins, see partita.subsys.spm.soundness and
     docs/spm.md); the analysis premises are checked too: no job executes longer than it, and
     every transfer completes inside its (nominal) slot."""
     import json
@@ -124,8 +124,8 @@ def test_soundness_against_analysis_bound(boot, tmp_path_factory) -> None:
     import yaml
 
     pytest.importorskip("partita.analysis.spm")
-    from partita.spm.report import add_bounds
-    from partita.spm.soundness import write_configs
+    from partita.subsys.spm.report import add_bounds
+    from partita.subsys.spm.soundness import write_configs
 
     n = int(os.environ.get("SPM_SOUND_SETS", "200"))
     cfgs = write_configs(n, 10, tmp_path_factory.mktemp("spm_sound"), seed=4)

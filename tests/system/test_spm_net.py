@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 import pytest
-from partita.build import build
-from partita.qemu import _fresh_ram, command
-from partita.spm.traffic import run_lockstep
+from partita.run.build import build
+from partita.run.qemu import _fresh_ram, command
+from partita.subsys.spm.traffic import run_lockstep
 
 CFG = Path(__file__).parent / "spm_configs" / "spm_net.yaml"
 
@@ -69,7 +69,7 @@ def test_bandwidth_host_tool_never_exceeds_the_bound(sigma_us: int) -> None:
     time (8x the bound at sigma 400 us), flows 0..3 round-robin; two loopback tasks per
     application core echo them. Whatever the host's pace, the guest never hands back more than
     the design bound 1 KiB / (2 sigma) over 400 ms of virtual time."""
-    from partita.spm.netbw import measure, report
+    from partita.subsys.spm.netbw import measure, report
 
     r = measure(CFG.parent / f"spm_netbw{sigma_us}.yaml")
     print(report(r))

@@ -1,6 +1,6 @@
 """Brief 0: on small sets the exact protocol simulator and the kernel agree job by job.
 
-Small random task sets (partita.spm.simcheck: spin tasks, 2-3 per application core, 15-35 %
+Small random task sets (partita.subsys.spm.simcheck: spin tasks, 2-3 per application core, 15-35 %
 load per core so that jobs queue and both rules fire) run in QEMU, several sets per boot as
 phases; every phase and core is replayed through partita.analysis.sim.simulate_spm fed with
 the measured release times, execution times (including the dispatch latency) and copy
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from partita.spm.events import decode
-from partita.spm.report import invariant_violations
-from partita.spm.simcheck import TOL_NS, compare, small_sets
+from partita.subsys.spm.events import decode
+from partita.subsys.spm.report import invariant_violations
+from partita.subsys.spm.simcheck import TOL_NS, compare, small_sets
 
 
 @pytest.mark.parametrize(("n_sets", "seed"), [(8, 3), (6, 11)])

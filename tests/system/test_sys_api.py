@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from partita.run import RunResult, run_config
+from partita.run.run import RunResult, run_config
 
 TEST_CONFIGS = Path(__file__).resolve().parents[2] / "apps" / "test" / "configs"
 
@@ -73,7 +73,7 @@ def test_mutex_of_a_cut_off_owner_goes_on_with_eownerdead(
 def test_report_after_a_panic_gives_the_exit_code(tmp_path: Path) -> None:
     # pt_panic records exit code 1 in the trace area before powering off (issue 7 item 9):
     # the header says so (not just the SHUTDOWN record), and so does the report
-    from partita.report import exit_text
+    from partita.run.report import exit_text
 
     r = run_config(TEST_CONFIGS / "panic.yaml", tmp_path, png=False, bounds=False)
     assert "PANIC: test_panic: deliberate panic" in r.boot.console, r.describe()

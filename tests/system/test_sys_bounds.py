@@ -31,10 +31,10 @@ from typing import Any
 import pytest
 import yaml
 from partita.analysis.cli import analyze_file
-from partita.report import collect
-from partita.run import RunResult
-from partita.stats import bound_violations, job_exec_ns
-from partita.timeline import Job, Timeline
+from partita.run.report import collect
+from partita.run.run import RunResult
+from partita.trace.stats import bound_violations, job_exec_ns
+from partita.trace.timeline import Job, Timeline
 
 CONFIGS = Path(__file__).parent / "configs"
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from partita.run import RunResult
+from partita.run.run import RunResult
 
 DEMO = Path(__file__).resolve().parents[2] / "configs" / "demo.yaml"
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from partita.run import RunResult
+from partita.run.run import RunResult
 
 DEMO = str(Path(__file__).resolve().parents[2] / "configs" / "demo.yaml")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from partita.run import RunResult
-from partita.stats import job_exec_ns
+from partita.run.run import RunResult
+from partita.trace.stats import job_exec_ns
 
 PEDF = ["p_fft", "p_fir", "p_mm", "p_iir", "p_bits", "p_lut"]
 OVER = ["o_fir", "o_iir", "o_fft"]
@@ -53,7 +53,7 @@ def test_overloaded_edf_reports_its_misses(boot: Callable[..., RunResult]) -> No
         assert r.stats[n].cpus == [2]
         assert r.stats[n].released >= RUN_NS // (r.stats[n].period_ns or 1) - 1
     # and the report says so
-    from partita.report import as_json
+    from partita.run.report import as_json
 
     doc = as_json(r.stats, tl)
     assert sum(doc["tasks"][n]["misses"] for n in OVER) == sum(misses.values())

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from invariants import released_jobs
-from partita.run import RunResult
-from partita.tracefmt import Ev
+from partita.run.run import RunResult
+from partita.trace.format import Ev
 
 KERNEL_TEXT = 0x80001000
 SURVIVORS = {"k_fir": 5_000_000, "u_iir": 10_000_000, "u_tick": 1_000_000,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from invariants import fp_violations, released_jobs
-from partita.run import RunResult
-from partita.stats import job_exec_ns
-from partita.tracefmt import Ev
+from partita.run.run import RunResult
+from partita.trace.format import Ev
+from partita.trace.stats import job_exec_ns
 
 PRIO = {"low": 30, "mid": 20, "high": 10}
 PERIOD_NS = 20_000_000

@@ -18,7 +18,7 @@ def test_bounded_campaign_leaves_everything_intact(tmp_path: Path) -> None:
 
 def test_image_check_sees_a_changed_byte(tmp_path: Path) -> None:
     # the judge's RAM comparison is not vacuous: one flipped byte of .text is found
-    from partita.run import ROOT
+    from partita.run.run import ROOT
 
     elf = next((ROOT / "build").glob("t_fuzz_s1/partita.elf"))
     ram = tmp_path / "ram.bin"

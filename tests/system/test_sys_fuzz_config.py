@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 from hypothesis import HealthCheck, given, settings
 from partita.config import ConfigError, load_resolved
-from partita.run import run_config
+from partita.run.run import run_config
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 from fuzz_config import SEED, mutated_doc

@@ -9,8 +9,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from partita.run import RunResult, gate
-from partita.stats import TaskStats
+from partita.run.run import RunResult, gate
+from partita.trace.stats import TaskStats
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_CONFIGS = ROOT / "apps" / "test" / "configs"

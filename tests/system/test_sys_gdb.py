@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from partita.build import ROOT
+from partita.run.build import ROOT
 
 CFG = ROOT / "apps" / "test" / "configs" / "kstack.yaml"  # 2 harts
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from gedf_sim import SimTask, simulate
 from invariants import SLACK_NS, gedf_violations, released_jobs
-from partita.run import RunResult
-from partita.stats import job_exec_ns
+from partita.run.run import RunResult
+from partita.trace.stats import job_exec_ns
 
 A = ["g_fir", "g_iir", "g_fft", "g_bits", "g_lut"]
 B = ["d1", "d2", "dhall"]

@@ -11,7 +11,7 @@ from partita import limits
 from partita.config import ConfigError, load_resolved
 from partita.config.checks import check
 from partita.config.loader import parse_text, validate
-from partita.run import run_config
+from partita.run.run import run_config
 
 NCPUS = 2
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from partita.run import RunResult
-from partita.tracefmt import Ev
+from partita.run.run import RunResult
+from partita.trace.format import Ev
 
 RUN_NS = 100_000_000
 PERIOD_NS = 5_000_000

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from partita.run import RunResult
-from partita.tracefmt import Ev
+from partita.run.run import RunResult
+from partita.trace.format import Ev
 
 
 def test_holder_inherits_the_waiters_deadline(boot: Callable[..., RunResult]) -> None:

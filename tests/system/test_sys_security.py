@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from partita.run import RunResult
-from partita.tracefmt import Ev
+from partita.run.run import RunResult
+from partita.trace.format import Ev
 
 TEST_CONFIGS = Path(__file__).resolve().parents[2] / "apps" / "test" / "configs"
 STOP_BUDGET = 3  # enum pt_stop_reason

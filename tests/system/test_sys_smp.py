@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from partita.run import RunResult
+from partita.run.run import RunResult
 
 
 def test_eight_harts_all_schedule_and_meet_deadlines(boot: Callable[..., RunResult]) -> None:

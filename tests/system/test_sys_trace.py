@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from partita import perfetto
-from partita.run import RunResult
-from partita.soak import soak
-from partita.tracecheck import check_trace_events
-from partita.tracefmt import RING_RECORDS
+from partita.run.run import RunResult
+from partita.run.soak import soak
+from partita.trace import perfetto
+from partita.trace.format import RING_RECORDS
+from partita.trace.tracecheck import check_trace_events
 
 CONFIGS = Path(__file__).parent / "configs"
 
@@ -32,7 +32,7 @@ def test_short_soak_beyond_the_rings_capacity(tmp_path: Path) -> None:
     too, so the test does not depend on how busy the host is.)"""
     res = soak(CONFIGS / "sys_drain.yaml", 1.5, tmp_path)
     assert res.records > 3 * RING_RECORDS, res  # more than the two rings could ever hold
-    from partita.trace import load_run
+    from partita.trace.cli import load_run
 
     area, _ = load_run(tmp_path)  # the trace.bin of a drained run reads back whole
     assert sum(len(r.records) for r in area.rings) == res.records
@@ -41,8 +41,8 @@ def test_short_soak_beyond_the_rings_capacity(tmp_path: Path) -> None:
         assert all(abs(jobs - exp) <= 1 and done >= jobs - 1
                    for jobs, done, exp in res.tasks.values()), res.tasks
     else:  # host starved: the report must say so instead of inventing violations
-        from partita.report import collect
-        from partita.trace import load_run
+        from partita.run.report import collect
+        from partita.trace.cli import load_run
 
         area, tl = load_run(tmp_path)
         stats = collect(tl, tmp_path, area=area)

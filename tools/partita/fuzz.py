@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 from elftools.elf.elffile import ELFFile
 
-from partita.run import ROOT, RunResult, run_config
+from partita.run.run import ROOT, RunResult, run_config
 
 FUZZ_CONFIG = ROOT / "apps" / "test" / "configs" / "fuzz.yaml"
 RAM_BASE = 0x8000_0000  # QEMU virt: guest RAM starts here; the RAM file's offset 0

@@ -56,7 +56,7 @@ TEST = """\
 
 from pathlib import Path
 
-from partita.run import gate, run_config
+from partita.run.run import gate, run_config
 
 HERE = Path(__file__).resolve().parent
 

@@ -1,6 +1,6 @@
 /*
  * Trace record format, shared by the kernel (writer) and `partita trace` (reader).
- * This header is the contract: tools/partita/tracefmt.py mirrors it field by field.
+ * This header is the contract: tools/partita/trace/format.py mirrors it field by field.
  *
  * Layout in guest RAM (the host maps the RAM file and finds `pt_trace_area` in the ELF):
  *   struct pt_trace_area { header; struct pt_trace_ring ring[PT_TRACE_MAX_CPUS];
@@ -22,30 +22,9 @@
  * OVERRUN, THREAD_STOP, FAULT, SHUTDOWN): a flood of ordinary records never hides a miss. */
 #define PT_TRACE_RESERVE 256u
 
-enum pt_trace_event {
-	PT_EV_BOOT = 1,        /* arg0 = number of harts online */
-	PT_EV_THREAD_INFO = 2, /* tid names itself: arg0..arg1 = 16 bytes of name; once per thread */
-	PT_EV_RELEASE = 3,     /* job released: arg0 = job number, arg1 = absolute deadline (cycles) */
-	PT_EV_DISPATCH = 4,    /* tid starts running on cpu */
-	PT_EV_PREEMPT = 5,     /* tid stops running, still ready: arg0 = tid that preempts it */
-	PT_EV_COMPLETE = 6,    /* job completed: arg0 = job number, arg1 = response time (cycles) */
-	PT_EV_DEADLINE_MISS = 7, /* arg0 = job number, arg1 = absolute deadline (cycles) */
-	PT_EV_OVERRUN = 8,     /* job still running at its next release: arg0 = job number */
-	PT_EV_MIGRATE = 9,     /* arg0 = from cpu, arg1 = to cpu */
-	PT_EV_BLOCK = 10,      /* arg0 = object kind (enum pt_obj_kind), arg1 = object id */
-	PT_EV_UNBLOCK = 11,    /* arg0 = reason (0 = given, 1 = timeout) */
-	PT_EV_IRQ_ENTER = 12,  /* arg0 = cause */
-	PT_EV_IRQ_EXIT = 13,
-	PT_EV_SYSCALL = 14,    /* arg0 = syscall number, arg1 = result */
-	PT_EV_FAULT = 15,      /* arg0 = scause, arg1 = faulting address (stval) */
-	PT_EV_THREAD_STOP = 16,/* thread stopped by the kernel: arg0 = reason */
-	PT_EV_IDLE = 17,       /* cpu goes idle */
-	PT_EV_MARK = 18,       /* user mark: arg0, arg1 free (benchmarks, tests) */
-	PT_EV_SHUTDOWN = 19,
-	/* 32..63 reserved for subsystems (SPM load/unload/slots, I/O, ...) */
-	PT_EV_SUBSYS_FIRST = 32,
-	PT_EV_SUBSYS_LAST = 63,   /* each subsystem declares its range (<partita/subsys.h>) */
-};
+/* enum pt_trace_event (PT_EV_*): generated from kernel/trace/trace_events.yaml, the one
+ * table the Python decoder is generated from too. */
+#include <partita/trace_events.h>
 
 struct pt_trace_rec {
 	uint64_t ts_cycles; /* hal_cycles(): virtual time under icount, same base on all harts */

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 from partita.config import ConfigError, load_resolved, write_outputs
-from partita.spm.config import SpmCfg, check, mbuf_bytes, parse
+from partita.subsys.spm.config import SpmCfg, check, mbuf_bytes, parse
 
 ROOT = Path(__file__).resolve().parents[3]
 DEMO = ROOT / "configs" / "spm-demo.yaml"
@@ -23,8 +23,8 @@ def _variant(tmp_path: Path, edit) -> Path:
 
 def test_demo_is_accepted() -> None:
     r = load_resolved(DEMO)
-    assert r.spm is not None
-    spm, problems = parse(r.spm)
+    assert r.subsys.get("spm") is not None
+    spm, problems = parse(r.subsys["spm"])
     assert not problems and spm is not None
     assert spm.sigma == 400_000
     assert len(spm.tasks) == 8
@@ -122,3 +122,17 @@ def test_no_spm_section_links_no_spm(tmp_path: Path) -> None:
     write_outputs(r, tmp_path)
     assert (tmp_path / "subsys.mk").read_text().split() == ["PT_SUBSYS", ":=", "spm", "io"]
     assert (tmp_path / "pt_spm_config.c").exists()
+
+
+def test_spm_durations_go_through_the_one_parser() -> None:
+    """The section's durations take the units, the whole-ns rule and the range of every
+    configuration duration (partita.config.units.convert); before, no range was checked."""
+    _, problems = parse({"io_cpu": 2, "app_cpus": [0, 1], "sigma_s": 10**12, "tasks": []})
+    assert [(p.path, "out of range" in p.message) for p in problems] == [(("spm", "sigma"), True)]
+    _, problems = parse({"io_cpu": 2, "app_cpus": [0, 1], "tasks": [
+        {"name": "a", "core": 0, "image": "fir", "priority": 0, "period_ms": 1,
+         "wcet_us": 0.0001, "image_bytes": 64}]})
+    assert [p.path for p in problems] == [("spm", "tasks", 0, "wcet")]
+    assert "not a whole number of nanoseconds" in problems[0].message
+    spm, problems = parse({"io_cpu": 2, "app_cpus": [0, 1], "sigma_us": 400, "tasks": []})
+    assert not problems and spm is not None and spm.sigma_ns == 400_000

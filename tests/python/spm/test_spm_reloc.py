@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from partita.spm.reloc import absolute_relocations, check
+from partita.subsys.spm.reloc import absolute_relocations, check
 
 ROOT = Path(__file__).resolve().parents[3]
 CC = "riscv64-unknown-elf-gcc"

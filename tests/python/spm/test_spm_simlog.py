@@ -5,7 +5,7 @@ the paced traffic tool against a fake guest clock and a local echo."""
 from __future__ import annotations
 
 from partita.analysis.sim import SpmJobLog, simulate_spm
-from partita.spm.traffic import run_paced
+from partita.subsys.spm.traffic import run_paced
 
 SIGMA = 100_000
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from partita.spm.traffic import flow_of, payload, run, run_lockstep
+from partita.subsys.spm.traffic import flow_of, payload, run, run_lockstep
 
 
 def test_payload_format() -> None:

@@ -210,7 +210,7 @@ def default_kernel_json() -> Path:
     """The committed kernel costs, `configs/overheads/kernel.json`: analyses change only when
     this file does (`make bench-docs` refreshes it from a new `make bench`), never because a
     benchmark ran. A configuration can name another file with `overheads: FILE`."""
-    from partita.build import ROOT
+    from partita.run.build import ROOT
 
     return ROOT / "configs" / "overheads" / "kernel.json"
 
@@ -240,10 +240,11 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
             if info is not None:
                 info[th.name[:31]] = {"scheduler": s.name,
                                       "cpu": s.cpus[0] if len(s.cpus) == 1 else None}
-            groups.setdefault(key, []).append(Task(
-                name=th.name[:31], wcet_ns=th.wcet_ns, period_ns=th.period_ns,
-                deadline_ns=th.deadline_ns or th.period_ns, jitter_ns=th.jitter_ns,
-                priority=th.priority if s.policy == "fp" else None))
+            task = th.task()  # the configuration's task model, carried through as is
+            assert task is not None  # periodic / sporadic (period and wcet checked above)
+            if s.policy != "fp":  # deadline-ordered: a priority would mean nothing
+                task = task.model_copy(update={"priority": None})
+            groups.setdefault(key, []).append(task)
         t = _POLICY_TEST.get(s.policy)
         if t is None:
             continue
@@ -259,6 +260,15 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
                     info[x.name]["test"] = t
             rows += list(zip(tasks, b, strict=True))
         used.append(f"{s.name}:{t}")
+    from partita import subsys
+
+    for sub, section in subsys.used(r.subsys):  # each subsystem analyses its own tasks
+        bounds = sub.bounds(section)
+        for task in sub.tasks(section):
+            rows.append((task, bounds[task.name]["bound_ns"]))
+            if info is not None:
+                info[task.name] = {"scheduler": sub.name, "cpu": None, "test": sub.name}
+        used.append(f"{sub.name}:{sub.name}")
     return ",".join(used), rows
 
 

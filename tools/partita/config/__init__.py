@@ -39,7 +39,11 @@ def _field_names(path: tuple[str | int, ...]) -> list[str]:
     for listkey, bases in DURATIONS:
         if listkey == key:
             names |= {f"{b}_{u}" for b in bases for u in UNITS}
-    return sorted(names - {"task"})
+    if model is SystemCfg:  # subsystem sections are top-level keys too
+        from partita import subsys
+
+        names |= set(subsys.names())
+    return sorted(names - {"task", "subsys"})
 
 
 def _suggest(problems: Sequence[Problem]) -> list[Problem]:
@@ -78,12 +82,17 @@ def load_resolved(path: str | Path, *, app_dirs: Sequence[str | Path] = ()) -> R
     for w in warns:
         warnings.warn(Problem(w.path, w.message, loader._line_of(node, w.path)).render(file),
                       ConfigWarning, stacklevel=2)
-    from partita.spm import check_section  # brief 0 section
-    spm_problems = check_section(cfg.spm, cfg.ncpus, {c: cfg.role_of(c).value
-                                                      for c in range(cfg.ncpus)})
-    if spm_problems:
+    from partita import subsys
+
+    roles = {c: cfg.role_of(c).value for c in range(cfg.ncpus)}
+    sub_problems: list[Problem] = []
+    for name, raw_section in cfg.subsys.items():  # each subsystem checks its own section
+        sub = subsys.get(name)
+        section, found = sub.parse(raw_section)
+        sub_problems += found if section is None else sub.check(section, cfg.ncpus, roles)
+    if sub_problems:
         raise ConfigError(file, [Problem(p.path, p.message, loader._line_of(node, p.path))
-                                 for p in spm_problems])
+                                 for p in sub_problems])
     try:
         return resolve(cfg, file)
     except ResolveError as e:
@@ -109,14 +118,16 @@ def write_outputs(r: Resolved, outdir: str | Path) -> list[Path]:
         "pt_config.json": r.model_dump_json(indent=1) + "\n",
     }
     # subsystems: only those the configuration uses are compiled and linked (mk/kernel.mk)
-    subsystems = ["spm", "io"] if r.spm is not None else []
-    files["subsys.mk"] = "PT_SUBSYS := " + " ".join(subsystems) + "\n"
-    if r.spm is not None:
-        from partita.spm import gen_files  # brief 0: pt_spm_config.c, pt_spm_images.S
-        files.update(gen_files(r.spm, out))
-    else:  # a configuration that dropped its spm: section leaves no stale tables behind
-        for stale in ("pt_spm_config.c", "pt_spm_images.S", "pt_spm_images.mk"):
-            (out / stale).unlink(missing_ok=True)
+    from partita import subsys
+
+    folders: list[str] = []
+    for sub, section in subsys.used(r.subsys):
+        folders += [f for f in sub.c_folders if f not in folders]
+        files.update(sub.gen_files(section, out))
+    files["subsys.mk"] = "PT_SUBSYS := " + " ".join(folders) + "\n"
+    # a configuration that dropped a subsystem's section leaves no stale tables behind
+    for stale in subsys.all_gen_names() - set(files):
+        (out / stale).unlink(missing_ok=True)
     for name, text in files.items():
         _write_if_changed(out / name, text)
     return [out / n for n in files]

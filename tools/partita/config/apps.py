@@ -3,8 +3,8 @@
 Applications live in directories of C sources: the in-tree ones under `apps/` (automotive,
 test, bench), and any directory of the user's (`apps:` in the configuration, relative to the
 configuration file or else a name under apps/, or `partita build/run --app-dir DIR`).
-`apps/lib` (console formatting helpers for user-mode code) is always linked; `apps/spm` holds
-SPM task images, which are built separately (mk/spm.mk).
+`apps/lib` (console formatting helpers for user-mode code) is always linked; a subsystem may
+reserve directories of images it builds separately (`reserved_app_dirs` in partita.subsys).
 
 An image links the kernel, `apps/lib`, every directory named by `apps:` or `--app-dir`, and
 the in-tree application directories that define at least one configured `entry:`; no other
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 IN_TREE = ROOT / "apps"
 ALWAYS = ("lib",)
-NOT_APPS = ("lib", "spm")  # not selectable by entry: a library, and separately built images
+ALWAYS_NOT_APPS = ("lib",)  # not selectable by entry: a library
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _PREPROC = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.MULTILINE)
@@ -92,8 +92,11 @@ def search_path(cfg_file: str | Path | None, named: Iterable[str] = (),
             continue
         dirs.append(AppDir(p, True))
     seen = {d.path for d in dirs}
+    from partita import subsys  # directories of separately built images are no entry sources
+
+    not_apps = {*ALWAYS_NOT_APPS, *(n for s in subsys.registered() for n in s.reserved_app_dirs)}
     for d in sorted(IN_TREE.iterdir()):
-        if d.is_dir() and d.name not in NOT_APPS and d.resolve() not in seen:
+        if d.is_dir() and d.name not in not_apps and d.resolve() not in seen:
             dirs.append(AppDir(d.resolve(), False))
     return dirs, problems
 

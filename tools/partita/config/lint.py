@@ -4,7 +4,8 @@
 - every `entry:` is a function defined by the application sources the image can link
   (`partita.config.apps`), with a "did you mean" from the closest names;
 - a role that the schema accepts but nothing implements yet (`coproc`, `proxy`) is an error;
-  `io` is implemented by subsys/io only as the SPM I/O core, so it needs `spm.io_cpu`;
+  a role only a subsystem implements (`io`) needs a subsystem section claiming that cpu
+  (`roles` and `claims` of partita.subsys);
 - a field that the thread's scheduling policy ignores (`priority:` under edf or gedf) is a
   warning naming the field.
 
@@ -53,17 +54,20 @@ def _entries(cfg: SystemCfg, dirs: Sequence[AppDir]) -> list[Problem]:
 
 def _roles(cfg: SystemCfg) -> list[Problem]:
     out = []
-    io_cpu = cfg.spm.get("io_cpu") if isinstance(cfg.spm, dict) else None
+    from partita import subsys
+
+    needs = subsys.role_needs()  # roles only a subsystem implements: one must claim the cpu
+    claimed = {(cpu, role) for name, raw in cfg.subsys.items()
+               for cpu, role in subsys.get(name).claims(raw).items()}
     for i, c in enumerate(cfg.cpus):
         why = UNIMPLEMENTED_ROLES.get(c.role)
         if why is not None:
             out.append(Problem(("cpus", i, "role"),
                                f"cpu {c.id}: role {c.role.value} is not supported: {why} "
                                "(use role: idle for a hart that only idles)"))
-        elif c.role == Role.io and c.id != io_cpu:
-            out.append(Problem(("cpus", i, "role"),
-                               f"cpu {c.id}: role io runs the SPM I/O core of subsys/io and "
-                               f"needs an spm: section with io_cpu: {c.id}"))
+        elif c.role.value in needs and (c.id, c.role.value) not in claimed:
+            out.append(Problem(("cpus", i, "role"), f"cpu {c.id}: role {c.role.value} "
+                               + needs[c.role.value].format(cpu=c.id)))
     return out
 
 

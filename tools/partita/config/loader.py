@@ -12,8 +12,7 @@ from pydantic import ValidationError
 
 from partita.config.errors import ConfigError, Path, Problem
 from partita.config.schema import SystemCfg
-from partita.config.units import UNITS, UnitError, format_ns, pop_duration
-from partita.limits import PT_MAX_DURATION_NS
+from partita.config.units import convert, format_ns
 
 # Where durations live: (list key or None for the root, base names).
 DURATIONS: list[tuple[str | None, tuple[str, ...]]] = [
@@ -57,22 +56,8 @@ def _normalize(raw: dict[str, Any]) -> list[Problem]:
                 items, list
             ) else []
         for path, obj in targets:
-            if not isinstance(obj, dict):
-                continue
-            for base in bases:
-                try:
-                    ns = pop_duration(obj, base)
-                except UnitError as e:
-                    for unit in UNITS:  # drop every form, so no follow-up errors appear
-                        obj.pop(f"{base}_{unit}", None)
-                    problems.append(Problem((*path, base), str(e)))
-                    continue
-                if ns is not None and not 0 <= ns < PT_MAX_DURATION_NS:
-                    problems.append(Problem((*path, base), (
-                        f"{ns} ns ({format_ns(ns)}) is out of range: durations must lie in "
-                        f"[0, 2^62 ns) (PT_MAX_DURATION_NS, about 146 years)")))
-                elif ns is not None:
-                    obj[f"{base}_ns"] = ns
+            if isinstance(obj, dict):
+                problems += [Problem((*path, e.key), str(e)) for e in convert(obj, bases)]
     return problems
 
 
@@ -203,13 +188,20 @@ def parse_text(text: str, file: str) -> tuple[dict[str, Any], yaml.Node | None]:
 
 def validate(raw: dict[str, Any], node: yaml.Node | None, file: str) -> SystemCfg:
     """Schema and relations; raises ConfigError listing every problem found."""
+    from partita import subsys
     from partita.config.checks import check
 
     problems = _normalize(raw)
     bad_units = {p.path for p in problems}
+    if "subsys" in raw:  # filled by the loader only, never written by hand
+        problems.append(Problem(("subsys",), "unknown field"))
+    # the sections of subsystems (top-level keys named by the registry) are validated by each
+    # subsystem (load_resolved)
+    sections = {k: raw[k] for k in subsys.names() if raw.get(k) is not None}
+    core = {k: v for k, v in raw.items() if k not in subsys.names() and k != "subsys"}
     cfg: SystemCfg | None = None
     try:
-        cfg = SystemCfg.model_validate(raw)
+        cfg = SystemCfg.model_validate({**core, "subsys": sections})
     except ValidationError as e:
         for err in e.errors():
             p = _pydantic_problem(dict(err))

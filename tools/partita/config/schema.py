@@ -28,7 +28,7 @@ ColorSpec = int | str
 
 class Role(StrEnum):
     app = "app"        # runs threads under its scheduler instance
-    io = "io"          # the SPM I/O core (subsys/io); needs spm.io_cpu
+    io = "io"          # a service hart run by a subsystem that claims it (partita.subsys)
     idle = "idle"      # no scheduler: the hart only idles (a spacer)
     coproc = "coproc"  # reserved: rejected by partita.config.lint until implemented
     proxy = "proxy"    # reserved: rejected by partita.config.lint until implemented
@@ -268,7 +268,9 @@ class SystemCfg(Strict):
     schedulers: list[SchedulerCfg] = Field(min_length=1)
     partitions: list[PartitionCfg] = Field(default_factory=list)
     threads: list[ThreadCfg] = Field(default_factory=list)
-    spm: dict[str, Any] | None = Field(default=None, description="brief 0, see partita.spm")
+    subsys: dict[str, Any] = Field(default_factory=dict, description=(
+        "the raw sections of subsystems (top-level keys named in partita.subsys), by name; "
+        "the loader moves them here, each subsystem validates its own"))
     overheads: str | None = Field(default=None, description=(
         "kernel costs charged by `partita analyze` (a kernel.json of `partita bench`, relative "
         "to this file); default configs/overheads/kernel.json"))

@@ -1,11 +1,14 @@
 """Time units in configuration files: `period_ms: 10` and `period_ns: 10000000` mean the same.
 
 Every duration field `<base>` may be written as `<base>_ns`, `<base>_us`, `<base>_ms` or
-`<base>_s`; exactly one form is allowed. The value must be a whole number of nanoseconds.
+`<base>_s`; exactly one form is allowed. The value must be a whole number of nanoseconds in
+[0, PT_MAX_DURATION_NS). This is the one duration parser: system configurations, subsystem
+sections and task-set files all go through `convert` (or `pop_duration`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -45,6 +48,32 @@ def pop_duration(data: dict[str, Any], base: str) -> int | None:
         return None
     key, unit = found[0]
     return to_ns(data.pop(key), unit, key)
+
+
+def convert(obj: dict[str, Any], bases: Iterable[str]) -> list[UnitError]:
+    """Turn every `<base>_<unit>` of `obj` into `<base>_ns`, in place, for each base; the
+    problems (key = the base) of those that could not be converted or are out of range.
+    A failed base leaves none of its forms behind, so no follow-up "missing" error appears."""
+    from partita.limits import PT_MAX_DURATION_NS
+
+    problems: list[UnitError] = []
+    for base in bases:
+        try:
+            ns = pop_duration(obj, base)
+        except UnitError as e:
+            for unit in UNITS:
+                obj.pop(f"{base}_{unit}", None)
+            problems.append(UnitError(base, str(e)))
+            continue
+        if ns is None:
+            continue
+        if not 0 <= ns < PT_MAX_DURATION_NS:
+            problems.append(UnitError(base, (
+                f"{ns} ns ({format_ns(ns)}) is out of range: durations must lie in "
+                f"[0, 2^62 ns) (PT_MAX_DURATION_NS, about 146 years)")))
+        else:
+            obj[f"{base}_ns"] = ns
+    return problems
 
 
 def format_ns(ns: int) -> str:

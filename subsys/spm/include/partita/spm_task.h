@@ -2,7 +2,7 @@
  * The contract between an SPM task image and the kernel (brief 0).
  *
  * A task image is position-independent: it is linked at address 0 (apps/spm/image.ld), every
- * reference inside it is PC-relative, and tools/partita/spm/reloc.py fails the build if any
+ * reference inside it is PC-relative, and tools/partita/subsys/spm/reloc.py fails the build if any
  * absolute relocation remains. The kernel copies the whole image into whichever scratchpad
  * partition is free and calls the entry at partition base + entry_off; the same bytes work in
  * either partition.

@@ -1,0 +1,1 @@
+"""The benchmark suite (bench) and its per-function cycle profile (profile)."""

@@ -1,0 +1,233 @@
+"""Boot a Partita image under QEMU (riscv64 virt, icount) and read its trace from guest RAM.
+
+Guest RAM is a shared file (memory-backend-file, share=on): after QEMU exits, the host maps the
+file and finds `pt_trace_area` through the ELF symbol table. RAM starts at guest physical
+0x80000000, which is offset 0 of the file.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from struct import error as struct_error
+
+import numpy as np
+
+from partita.trace.format import (
+    AREA_BYTES,
+    AREA_HEADER,
+    COUNTERS_BYTES,
+    MAGIC,
+    MAX_CPUS,
+    REC,
+    RING_BYTES,
+    RING_HEADER,
+    RING_RECORDS,
+    Area,
+    TraceFormatError,
+    decode_area,
+)
+
+RAM_BASE = 0x80000000
+QEMU = "qemu-system-riscv64"
+
+
+@dataclass
+class BootResult:
+    returncode: int
+    timed_out: bool
+    console: str
+    wall_s: float
+    command: list[str]
+
+    @property
+    def clean(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+
+def command(elf: Path, ram_file: Path, ram_mb: int, ncpus: int, icount_shift: int) -> list[str]:
+    return [
+        QEMU, "-machine", "virt,memory-backend=mem",
+        "-object", f"memory-backend-file,id=mem,size={ram_mb}M,mem-path={ram_file},share=on",
+        "-bios", "none", "-kernel", str(elf), "-smp", str(ncpus),
+        "-icount", f"shift={icount_shift},sleep=off",
+        "-nographic", "-no-reboot",
+    ]
+
+
+def _fresh_ram(ram_file: Path, ram_mb: int) -> None:
+    """A zero-filled (sparse) RAM file, so no byte of a previous run can leak into this one."""
+    ram_file.parent.mkdir(parents=True, exist_ok=True)
+    ram_file.unlink(missing_ok=True)
+    with open(ram_file, "wb") as f:
+        f.truncate(ram_mb * 1024 * 1024)
+
+
+def gdb_args(port: int) -> list[str]:
+    """QEMU halted before the first instruction, its gdb stub on localhost:`port`; every hart
+    is one gdb thread (`info threads`, `thread N`)."""
+    return ["-gdb", f"tcp:127.0.0.1:{port}", "-S"]
+
+
+def gdb_command(elf: Path, port: int) -> list[str]:
+    """The gdb-multiarch command line that attaches to `gdb_args(port)` with symbols."""
+    return ["gdb-multiarch", "-q", str(elf), "-ex", "set architecture riscv:rv64",
+            "-ex", f"target remote 127.0.0.1:{port}"]
+
+
+def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: int,
+         timeout_s: float | None, console_file: Path | None = None, echo: bool = False,
+         poll: Callable[[], None] | None = None, poll_s: float = 0.02,
+         extra_args: list[str] | None = None) -> BootResult:
+    """Run QEMU until the guest powers off or `timeout_s` wall-clock seconds pass (None: no
+    limit, for a debugging session). `poll` (e.g. TraceDrainer.poll) is called every `poll_s`
+    seconds while the guest runs."""
+    if shutil.which(QEMU) is None:
+        raise FileNotFoundError(f"{QEMU} not found (run scripts/bootstrap.sh)")
+    _fresh_ram(ram_file, ram_mb)
+    cmd = command(elf, ram_file, ram_mb, ncpus, icount_shift) + list(extra_args or [])
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    chunks: list[bytes] = []
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in iter(proc.stdout.readline, b""):
+            chunks.append(line)
+            if echo:
+                sys.stdout.write(line.decode("utf-8", "replace"))
+                sys.stdout.flush()
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    timed_out = False
+    deadline = start + timeout_s
+    while True:
+        try:
+            proc.wait(timeout=poll_s if poll is not None else max(0.0, deadline - time.monotonic()))
+            break
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline:
+                timed_out = True
+                proc.kill()
+                proc.wait()
+                break
+            if poll is not None:
+                poll()
+    reader.join(timeout=5)
+    console = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+    if console_file is not None:
+        console_file.parent.mkdir(parents=True, exist_ok=True)
+        console_file.write_text(console)
+    return BootResult(proc.returncode, timed_out, console, time.monotonic() - start, cmd)
+
+
+def symbol(elf: Path, name: str) -> tuple[int, int]:
+    """(address, size) of a symbol in the ELF symbol table. A file that is not a readable ELF
+    is a TraceFormatError naming it (never an elftools traceback)."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
+    try:
+        with open(elf, "rb") as f:
+            ef = ELFFile(f)
+            for sec in ef.iter_sections():
+                if isinstance(sec, SymbolTableSection):
+                    syms = sec.get_symbol_by_name(name)
+                    if syms:
+                        return int(syms[0]["st_value"]), int(syms[0]["st_size"])
+    except (ELFError, ValueError, KeyError, IndexError, struct_error) as e:
+        raise TraceFormatError(f"{elf}: not a readable ELF file ({e})") from None
+    raise TraceFormatError(f"{elf}: symbol {name} not found (not a Partita kernel?)")
+
+
+def read_trace_area(ram_file: Path, elf: Path) -> Area:
+    """Decode the trace rings (and the kernel's counters, when the kernel has them) from the
+    RAM file of a finished (or running) guest."""
+    addr, sym_size = symbol(elf, "pt_trace_area")
+    off = addr - RAM_BASE
+    size = os.path.getsize(ram_file)
+    if off < 0 or off + AREA_BYTES > size:
+        raise TraceFormatError(f"{ram_file}: pt_trace_area at 0x{addr:x} lies outside the "
+                               f"{size}-byte RAM file")
+    want = AREA_BYTES + (COUNTERS_BYTES if sym_size >= AREA_BYTES + COUNTERS_BYTES else 0)
+    want = min(want, size - off)
+    with open(ram_file, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        return decode_area(m[off: off + want], what=str(ram_file))
+
+
+class TraceDrainer:
+    """Empties the guest's trace rings while it runs, through the shared RAM file: copies the
+    records [tail, head) of each ring and advances the ring's `tail` (the kernel's producer
+    treats the ring as full only when head - tail reaches its size), so runs of any length
+    lose nothing as long as the host keeps up. `area()` then joins the drained records with
+    what is left in RAM."""
+
+    def __init__(self, ram_file: Path, elf: Path) -> None:
+        self.ram_file, self.elf = ram_file, elf
+        addr, self.sym_size = symbol(elf, "pt_trace_area")
+        self.off = addr - RAM_BASE
+        self.drained: dict[int, list[np.ndarray]] = {}
+        self.count = 0  # records drained so far
+        self.max_backlog = 0  # the fullest a ring was found, in records
+
+    def poll(self) -> None:
+        """One pass over the rings (cheap: a few header reads when nothing is new)."""
+        try:
+            f = open(self.ram_file, "r+b")
+        except OSError:
+            return
+        with f:
+            try:
+                m = mmap.mmap(f.fileno(), 0)
+            except ValueError:  # empty file: QEMU not up yet
+                return
+            try:
+                self._drain(m)
+            finally:
+                m.close()
+
+    def _drain(self, m: mmap.mmap) -> None:
+        if self.off < 0 or self.off + AREA_BYTES > len(m):
+            return
+        raw = np.frombuffer(m, dtype=np.uint8, count=AREA_BYTES, offset=self.off)
+        hdr = raw[: AREA_HEADER.itemsize].view(AREA_HEADER)[0]
+        if int(hdr["magic"]) != MAGIC:
+            return  # not initialised yet (the kernel zeroes head and tail first)
+        for cpu in range(min(int(hdr["ncpus"]), MAX_CPUS)):
+            base = AREA_HEADER.itemsize + cpu * RING_BYTES
+            rh = raw[base: base + RING_HEADER.itemsize].view(RING_HEADER)
+            head, tail = int(rh[0]["head"]), int(rh[0]["tail"])
+            n = head - tail
+            if n <= 0 or n > RING_RECORDS:
+                continue
+            self.max_backlog = max(self.max_backlog, n)
+            recs = raw[base + RING_HEADER.itemsize: base + RING_BYTES].view(REC)
+            idx = (np.arange(n, dtype=np.int64) + tail % RING_RECORDS) % RING_RECORDS
+            self.drained.setdefault(cpu, []).append(recs[idx].copy())
+            self.count += n
+            # the copy is complete before the producer may reuse the slots
+            tail_view = np.frombuffer(m, dtype=np.uint64, count=1,
+                                      offset=self.off + base + 16)
+            tail_view[0] = head
+        del raw
+
+    def area(self) -> Area:
+        """The whole trace: drained records, then those still in the rings."""
+        area = read_trace_area(self.ram_file, self.elf)
+        for ring in area.rings:
+            parts = self.drained.get(ring.cpu, [])
+            if parts:
+                ring.records = np.concatenate([*parts, ring.records])
+                ring.tail = 0
+        return area

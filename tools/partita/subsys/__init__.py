@@ -1,0 +1,119 @@
+"""The subsystem plugin registry: how a subsystem (one folder under subsys/ in C, one package
+here) plugs into `partita config`, `run`, `report` and `analyze` without them naming it.
+
+A subsystem is a module that defines `SUBSYSTEM`, an object with the members of `Subsystem`
+below. It contributes, all in one place:
+- its YAML section (top-level key `name`) as a typed pydantic model (`model`, `parse`), and
+  the section's checks against the rest of the configuration (`check`, `claims`);
+- the C it needs: the folders under subsys/ to compile and link (`c_folders`, written into
+  build/<cfg>/gen/subsys.mk) and its generated tables (`gen_files`, `gen_names`);
+- its trace events (`trace_ranges`: the ranges of kernel/trace/trace_events.yaml it owns);
+- its task set (`tasks`, the `partita.model` types) and their bounds (`bounds`), which
+  `partita analyze` and `partita run` report beside the kernel's threads;
+- its report (`render_report`: extra tables / files of a run, from the trace).
+
+Adding a subsystem is one line in `_MODULES` plus its package. Modules are imported only when a
+configuration uses them (or when a report looks for their events), so `partita config` on a
+configuration without them pays nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from partita.config.errors import Problem
+    from partita.model import Task
+    from partita.trace.format import Area
+
+# YAML section name -> module defining SUBSYSTEM. One line per subsystem.
+_MODULES: dict[str, str] = {
+    "spm": "partita.subsys.spm.plugin",
+}
+
+
+class Subsystem(Protocol):
+    """What a subsystem provides (see the module docstring)."""
+
+    name: str                                 # its YAML section, and its registry key
+    model: type[BaseModel]                    # the section's typed model
+    c_folders: tuple[str, ...]                # subsys/<folder> compiled and linked when used
+    gen_names: tuple[str, ...]                # files it writes into the gen directory
+    trace_ranges: Mapping[str, tuple[int, int]]  # C subsystem -> (first event, count)
+    roles: Mapping[str, str]                  # cpu role it implements -> what it needs
+    reserved_app_dirs: tuple[str, ...]        # apps/<dir> that are not entry libraries
+
+    def parse(self, raw: Any) -> tuple[BaseModel | None, list[Problem]]:
+        """The typed section, or the problems (paths start with the section name)."""
+        ...
+
+    def check(self, section: Any, ncpus: int, roles: dict[int, str]) -> list[Problem]:
+        """Relations with the rest of the configuration (cpus and their roles)."""
+        ...
+
+    def claims(self, raw: Any) -> dict[int, str]:
+        """cpu -> role the (raw, perhaps still invalid) section runs on it (a role of
+        `roles`); the lint of roles uses it before the section is checked."""
+        ...
+
+    def gen_files(self, section: Any, outdir: Path) -> dict[str, str]:
+        """Generated files by name (every name of `gen_names`)."""
+        ...
+
+    def tasks(self, section: Any) -> list[Task]:
+        """The section's real-time tasks, in the analysis model."""
+        ...
+
+    def bounds(self, section: Any) -> dict[str, dict[str, Any]]:
+        """{task: {"bound_ns", "deadline_ns", "schedulable", ...}} of its analysis."""
+        ...
+
+    def render_report(self, area: Area | None, out: Path | None) -> None:
+        """Print its part of a run's report (nothing if the trace holds none of its events);
+        with `out`, also write its files there."""
+        ...
+
+
+def names() -> list[str]:
+    """Every registered subsystem (its YAML section name), in registry order."""
+    return list(_MODULES)
+
+
+def get(name: str) -> Subsystem:
+    """The subsystem of YAML section `name` (KeyError if none)."""
+    sub: Subsystem = importlib.import_module(_MODULES[name]).SUBSYSTEM
+    return sub
+
+
+def registered() -> Iterator[Subsystem]:
+    for name in _MODULES:
+        yield get(name)
+
+
+def used(sections: Mapping[str, Any]) -> Iterator[tuple[Subsystem, Any]]:
+    """(subsystem, its typed section) for every section present in `sections` (the raw
+    sections of a configuration, e.g. `Resolved.subsys`). The sections were validated by
+    `partita config`; a section that no longer parses raises ValueError."""
+    for name, raw in sections.items():
+        if raw is None:
+            continue
+        sub = get(name)
+        section, problems = sub.parse(raw)
+        if section is None:
+            raise ValueError("; ".join(p.message for p in problems))
+        yield sub, section
+
+
+def all_gen_names() -> set[str]:
+    """Every file name a subsystem may write into a gen directory (stale ones are removed)."""
+    return {n for sub in registered() for n in sub.gen_names}
+
+
+def role_needs() -> dict[str, str]:
+    """Role -> what it needs, for the cpu roles only subsystems implement."""
+    return {role: need for sub in registered() for role, need in sub.roles.items()}
