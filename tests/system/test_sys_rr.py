@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from partita.run import RunResult
+from partita.run.run import RunResult
 
 QUANTUM_NS = 1_000_000
 SWITCH_NS = 2_000  # a quantum's end to the next thread's dispatch, kernel paths included
