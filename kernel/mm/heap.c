@@ -14,9 +14,37 @@
 
 #define SLOTS(cls) (PT_HEAP_PAGE_BYTES >> (PT_HEAP_MIN_SHIFT + (cls)))
 
+#if defined(__riscv_zbb) || !defined(__riscv)
+/* One instruction each (Zbb in the kernel image; the host has its own) */
+static inline uint32_t ctz64(uint64_t x) { return (uint32_t)__builtin_ctzll(x); }
+static inline uint32_t floor_log2(uint64_t x) { return 63u - (uint32_t)__builtin_clzll(x); }
+#else
+/* Without Zbb (the freestanding check): constant-time sequences, never a libgcc call. x != 0 */
+static const uint8_t debruijn64[64] = {
+	0,  1,  2,  53, 3,  7,  54, 27, 4,  38, 41, 8,  34, 55, 48, 28,
+	62, 5,  39, 46, 44, 42, 22, 9,  24, 35, 59, 56, 49, 18, 29, 11,
+	63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21, 23, 58, 17, 10,
+	51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12,
+};
+static inline uint32_t ctz64(uint64_t x)
+{
+	return debruijn64[((x & -x) * 0x022fdd63cc95386dull) >> 58];
+}
+static inline uint32_t floor_log2(uint64_t x)
+{
+	uint32_t r = 0;
+	for (uint32_t s = 32; s; s >>= 1) /* six steps */
+		if (x >> s) {
+			x >>= s;
+			r += s;
+		}
+	return r;
+}
+#endif
+
 static uint32_t ceil_log2(uint64_t v)
 {
-	return v <= 1 ? 0 : 64u - (uint32_t)__builtin_clzll(v - 1);
+	return v <= 1 ? 0 : floor_log2(v - 1) + 1;
 }
 
 /* ---- index lists through the page-owner table ---- */
@@ -68,14 +96,32 @@ int pt_heap_init(struct pt_heap *h, uintptr_t base, uint32_t span_pages, uint16_
 	if (!h || !meta || !grow || (base & (PT_HEAP_PAGE_BYTES - 1)) || !span_pages ||
 	    span_pages == PT_HEAP_NIL)
 		return PT_HEAP_EINVAL;
-	*h = (struct pt_heap){ .base = base, .span_pages = span_pages, .color = color,
-			       .pages = meta, .grow = grow, .ctx = ctx };
+	/* field by field: a struct assignment would make the compiler call memset, which the
+	 * freestanding kernel sources must not reference */
+	h->base = base;
+	h->span_pages = span_pages;
+	h->top = 0;
+	h->color = color;
+	h->owner = 0;
+	h->pages = meta;
+	h->order_mask = 0;
+	h->grow = grow;
+	h->ctx = ctx;
+	h->last_steps = h->last_grown = 0;
+	h->bytes_used = 0;
 	for (uint32_t c = 0; c < PT_HEAP_CLASSES; c++)
 		h->partial[c] = PT_HEAP_NIL;
 	for (uint32_t k = 0; k < PT_HEAP_ORDERS; k++)
 		h->free_run[k] = PT_HEAP_NIL;
-	for (uint32_t i = 0; i < span_pages; i++)
-		meta[i] = (struct pt_heap_page){ .next = PT_HEAP_NIL, .prev = PT_HEAP_NIL };
+	for (uint32_t i = 0; i < span_pages; i++) {
+		struct pt_heap_page *pg = &meta[i];
+		pg->kind = PT_HPG_UNMAPPED;
+		pg->cls = 0;
+		pg->nfree = 0;
+		pg->next = pg->prev = PT_HEAP_NIL;
+		for (int w = 0; w < 4; w++)
+			pg->bits[w] = 0;
+	}
 	return PT_HEAP_OK;
 }
 
@@ -115,7 +161,7 @@ static int run_alloc(struct pt_heap *h, uint32_t order, uint32_t *out)
 	uint32_t larger = h->order_mask & ~((2u << order) - 1);
 	if (!larger)
 		return run_grow(h, order, out);
-	uint32_t j = (uint32_t)__builtin_ctz(larger);
+	uint32_t j = ctz64(larger);
 	uint32_t r = run_pop(h, j);
 	while (j-- > order)
 		run_push(h, r + (1u << j), j); /* upper half back to its order */
@@ -161,7 +207,7 @@ static int alloc_small(struct pt_heap *h, uint32_t cls, uintptr_t *out)
 		w++;
 		h->last_steps++;
 	}
-	uint32_t slot = 64 * w + (uint32_t)__builtin_ctzll(pg->bits[w]);
+	uint32_t slot = 64 * w + ctz64(pg->bits[w]);
 	pg->bits[w] &= pg->bits[w] - 1;
 	if (--pg->nfree == 0)
 		list_remove(h, &h->partial[cls], i);
