@@ -36,6 +36,7 @@ class Ev(IntEnum):
     IDLE = 17
     MARK = 18
     SHUTDOWN = 19
+    HEAP_ERROR = 20  # arg0 = -error | op << 8 | color << 16, arg1 = bytes or pointer
     SUBSYS_FIRST = 32
 
 

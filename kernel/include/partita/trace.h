@@ -42,6 +42,8 @@ enum pt_trace_event {
 	PT_EV_IDLE = 17,       /* cpu goes idle */
 	PT_EV_MARK = 18,       /* user mark: arg0, arg1 free (benchmarks, tests) */
 	PT_EV_SHUTDOWN = 19,
+	PT_EV_HEAP_ERROR = 20, /* a refused heap call: arg0 = -error | op << 8 | color << 16
+				* (color 0xffff: none), arg1 = bytes or pointer */
 	/* 32..63 reserved for subsystems (SPM load/unload/slots, I/O, ...) */
 	PT_EV_SUBSYS_FIRST = 32,
 	PT_EV_SUBSYS_LAST = 63,   /* each subsystem declares its range (<partita/subsys.h>) */
