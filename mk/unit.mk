@@ -15,7 +15,7 @@ LDLIBS_UNIT := -lcmocka -lm
 
 SCHED_SRCS := kernel/sched/sched.c kernel/sched/fp/fp.c kernel/sched/edf/edf_rq.c \
 	kernel/sched/edf/edf.c kernel/sched/gedf/gedf.c
-MM_SRCS := kernel/mm/colors.c kernel/mm/page_alloc.c
+MM_SRCS := kernel/mm/colors.c kernel/mm/page_alloc.c kernel/mm/heap.c
 TRACE_SRCS := kernel/trace/trace.c
 APP_SRCS := $(wildcard apps/automotive/*.c)
 COMMON_SRCS := tests/unit/fake_hal.c
@@ -26,6 +26,7 @@ test_edf_SRCS := $(SCHED_SRCS)
 test_gedf_SRCS := $(SCHED_SRCS)
 test_colors_SRCS := $(MM_SRCS)
 test_page_alloc_SRCS := $(MM_SRCS)
+test_heap_SRCS := $(MM_SRCS)
 test_trace_SRCS := $(TRACE_SRCS)
 test_apps_SRCS := $(APP_SRCS)
 test_subsys_SRCS := kernel/core/subsys.c

@@ -7,6 +7,7 @@
 #include <partita/api.h>
 #include <partita/sync.h>
 #include <partita/syscall.h>
+#include <partita/heap.h>
 #include <partita/config.h>
 #include "kernel.h"
 
@@ -167,4 +168,42 @@ UTEXT int pt_mutex_delete(int id)
 UTEXT int pt_mq_delete(int id)
 {
 	return in_user() ? (int)SYS(PT_SYS_MQ_DELETE, id, 0, 0) : pt_k_mq_delete(id);
+}
+
+/* ---- colored heaps (<partita/heap.h>; kernel side in heaps.c) ---- */
+UTEXT void *pt_malloc(size_t bytes)
+{
+	return in_user() ? (void *)SYS(PT_SYS_HEAP_ALLOC, 1, bytes, PT_HEAP_SYS_OS)
+			 : (void *)pt_k_heap_alloc(1, bytes, PT_HEAP_SYS_OS);
+}
+UTEXT void *pt_malloc_color(size_t bytes, unsigned color)
+{
+	uint32_t c = color > 0xffffu ? 0xffffu : color; /* out of range either way: PT_ECOLOR */
+	return in_user() ? (void *)SYS(PT_SYS_HEAP_ALLOC, 1, bytes, c)
+			 : (void *)pt_k_heap_alloc(1, bytes, c);
+}
+UTEXT void *pt_calloc(size_t n, size_t size)
+{
+	uint32_t fl = PT_HEAP_SYS_OS | PT_HEAP_SYS_ZERO; /* n * size is checked by the kernel */
+	return in_user() ? (void *)SYS(PT_SYS_HEAP_ALLOC, n, size, fl)
+			 : (void *)pt_k_heap_alloc(n, size, fl);
+}
+UTEXT void *pt_realloc(void *p, size_t bytes)
+{
+	return in_user() ? (void *)SYS(PT_SYS_HEAP_REALLOC, p, bytes, 0)
+			 : (void *)pt_k_heap_realloc((uintptr_t)p, bytes);
+}
+UTEXT int pt_free(void *p)
+{
+	return in_user() ? (int)SYS(PT_SYS_HEAP_FREE, p, 0, 0) : pt_k_heap_free((uintptr_t)p);
+}
+UTEXT int pt_heap_last_error(void)
+{
+	return in_user() ? (int)SYS(PT_SYS_HEAP_INFO, PT_HEAP_INFO_LAST_ERROR, 0, 0)
+			 : (int)pt_k_heap_info(PT_HEAP_INFO_LAST_ERROR, 0);
+}
+UTEXT int pt_heap_color_of(const void *p)
+{
+	return in_user() ? (int)SYS(PT_SYS_HEAP_INFO, PT_HEAP_INFO_COLOR_OF, p, 0)
+			 : (int)pt_k_heap_info(PT_HEAP_INFO_COLOR_OF, (uintptr_t)p);
 }

@@ -213,6 +213,19 @@ void pt_trace_thread_info(struct pt_thread *t);
 /* memory (mem.c over kernel/mm) */
 void pt_mem_init(void);
 uintptr_t pt_page_alloc_in(const uint64_t *colors); /* one page of those colors; 0 if none */
+uintptr_t pt_pages_alloc_color(uint32_t color);                  /* that color only; 0 if none */
+void pt_pages_free(uintptr_t pa);
+uint32_t pt_mem_colors(void);                                    /* configured (super) colors */
+
+/* colored heaps (heaps.c over kernel/mm/heap.c; <partita/heap.h>) */
+void pt_heaps_init(void);                       /* boot, after the partitions */
+uintptr_t pt_k_heap_alloc(uint64_t n, uint64_t size, uint32_t flags); /* 0 on error */
+int pt_k_heap_free(uintptr_t p);
+uintptr_t pt_k_heap_realloc(uintptr_t p, uint64_t bytes);
+int64_t pt_k_heap_info(uint64_t what, uintptr_t p);
+/* The system heap: kernel data in the kernel's colors (kernel_heap_bytes per color). */
+void *pt_kheap_alloc(size_t bytes);
+int pt_kheap_free(void *p);
 
 /* sched_core.c — all with interrupts masked */
 void pt_sched_init(void);

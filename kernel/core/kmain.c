@@ -104,6 +104,7 @@ void pt_kmain(uint32_t cpu)
 			pt_idle_create(&pt_cpus[i]);
 		}
 		partitions_init();
+		pt_heaps_init();
 		/* time origin: releases with offset 0 happen here */
 		pt_epoch = hal_cycles() + 1000;
 		threads_init();

@@ -60,3 +60,29 @@ uintptr_t pt_page_alloc_in(const uint64_t *colors)
 	hal_irq_restore(f);
 	return (uintptr_t)pa;
 }
+
+/* One page of exactly `color` (colored heaps: never another color), 0 if none is left. */
+uintptr_t pt_pages_alloc_color(uint32_t color)
+{
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&mm_lock);
+	uint64_t pa = 0;
+	if (pt_page_alloc(&pool, color, &pa) != PT_PAGE_OK)
+		pa = 0;
+	pt_spin_unlock(&mm_lock);
+	hal_irq_restore(f);
+	return (uintptr_t)pa;
+}
+
+void pt_pages_free(uintptr_t pa)
+{
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&mm_lock);
+	int err = pt_page_free(&pool, pa);
+	pt_spin_unlock(&mm_lock);
+	hal_irq_restore(f);
+	if (err)
+		pt_panic("mm: free of page %lx: %d", (uint64_t)pa, err);
+}
+
+uint32_t pt_mem_colors(void) { return pool.geom.colors; }

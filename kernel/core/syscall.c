@@ -149,6 +149,11 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	case PT_SYS_SEM_DELETE: r = pt_k_sem_delete(tid_arg(a0)); break;
 	case PT_SYS_MUTEX_DELETE: r = pt_k_mutex_delete(tid_arg(a0)); break;
 	case PT_SYS_MQ_DELETE: r = pt_k_mq_delete(tid_arg(a0)); break;
+	/* heap pointers are looked up in the caller's own partition's heaps only (heaps.c) */
+	case PT_SYS_HEAP_ALLOC: r = (int64_t)pt_k_heap_alloc(a0, a1, a2 > UINT32_MAX ? UINT32_MAX : (uint32_t)a2); break;
+	case PT_SYS_HEAP_FREE: r = pt_k_heap_free(a0); break;
+	case PT_SYS_HEAP_REALLOC: r = (int64_t)pt_k_heap_realloc(a0, a1); break;
+	case PT_SYS_HEAP_INFO: r = pt_k_heap_info(a0, a1); break;
 	default: r = nr >= PT_SYS_SUBSYS_FIRST ? pt_subsys_syscall(nr, a0, a1, a2, a3) : PT_EINVAL;
 	}
 	/* system calls run with interrupts masked (arch trap entry) */

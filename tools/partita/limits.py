@@ -41,6 +41,9 @@ PT_MAX_HEAP_BYTES = (1 << 32) - PAGE_BYTES  # heap_bytes is a uint32 in the tabl
 PT_PRIO_LEVELS = 256  # FP priorities 0 (highest) .. 255
 PT_PGTABLE_PAGES = 160  # static pool of Sv39 page-table pages (arch/riscv64/mmu.c)
 PT_THREAD_NAME_MAX = 15  # characters of a thread name (plus the NUL)
+PT_HEAP_META_PAGES = 8192  # page-owner entries of all colored heaps (kernel/core/heaps.c)
+PT_HEAP_USER_SPAN_BYTES = 128 << 20  # user VA of a partition's colored heaps (all colors)
+PT_MAX_HEAP_COLOR_BYTES = 64 << 20  # heap.bytes: one color's heap (2^14 pages of 4 KiB)
 
 # (name, comment) in the order of the generated header; the values are the constants above.
 LIMITS: list[tuple[str, str]] = [
@@ -68,6 +71,9 @@ LIMITS: list[tuple[str, str]] = [
     ("PT_PRIO_LEVELS", "FP priorities 0 (highest) .. PT_PRIO_LEVELS - 1"),
     ("PT_PGTABLE_PAGES", "static pool of page-table pages (kernel and every partition)"),
     ("PT_THREAD_NAME_MAX", "characters of a thread name (plus the NUL)"),
+    ("PT_HEAP_META_PAGES", "page-owner entries of all colored heaps (heap.bytes x colors, summed)"),
+    ("PT_HEAP_USER_SPAN_BYTES", "user virtual space of one partition's colored heaps"),
+    ("PT_MAX_HEAP_COLOR_BYTES", "heap.bytes: the most one color's heap may grow to"),
 ]
 
 ROOT = Path(__file__).resolve().parents[2]

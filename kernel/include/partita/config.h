@@ -71,12 +71,21 @@ enum pt_quota {
 	PT_QUOTA_COUNT,
 };
 
+/* How pt_malloc picks a colored heap (docs/memory.md, Heaps). */
+enum pt_heap_mode {
+	PT_HEAP_NONE = 0, /* no colored heaps: every pt_malloc* fails with PT_ENOHEAP */
+	PT_HEAP_OS = 1,   /* OS-centric: pt_malloc(bytes), color = thread id mod its colors */
+	PT_HEAP_USER = 2, /* user-centric: pt_malloc_color(bytes, color) */
+};
+
 struct pt_partition_cfg {
 	const char *name;
 	uint8_t user;         /* 1: threads run in U-mode in the partition's own Sv39 space */
 	uint8_t fault_policy; /* enum pt_fault_policy */
 	uint64_t colors[PT_MAX_COLORS / 64]; /* bitmap of colors its pages come from */
-	uint32_t heap_bytes;
+	uint32_t heap_bytes;       /* raw region at the start of a user partition's window */
+	uint8_t heap_mode;         /* enum pt_heap_mode */
+	uint32_t heap_color_bytes; /* colored heaps: the most each color's heap grows to */
 	/* Rights of a user partition's threads at run time (create, set-priority): the
 	 * scheduler instances they may use, the FP priority range [prio_highest, prio_lowest]
 	 * (0 is the highest priority), and the CPU budget of the real-time threads they create:
@@ -124,6 +133,7 @@ struct pt_system_cfg {
 	uint64_t run_for_ns;     /* power off after this much virtual time; 0 = run forever */
 	struct pt_cache_cfg cache;
 	uint64_t kernel_colors[PT_MAX_COLORS / 64];
+	uint32_t kernel_heap_bytes; /* system heap: the most each kernel color's heap grows to */
 	const struct pt_cpu_cfg *cpus;        /* [ncpus] */
 	const struct pt_sched_cfg *scheds;
 	uint32_t nscheds;

@@ -30,5 +30,8 @@
 #define PT_PRIO_LEVELS 256 /* FP priorities 0 (highest) .. PT_PRIO_LEVELS - 1 */
 #define PT_PGTABLE_PAGES 160 /* static pool of page-table pages (kernel and every partition) */
 #define PT_THREAD_NAME_MAX 15 /* characters of a thread name (plus the NUL) */
+#define PT_HEAP_META_PAGES 8192 /* page-owner entries of all colored heaps (heap.bytes x colors, summed) */
+#define PT_HEAP_USER_SPAN_BYTES 134217728 /* user virtual space of one partition's colored heaps */
+#define PT_MAX_HEAP_COLOR_BYTES 67108864 /* heap.bytes: the most one color's heap may grow to */
 
 #endif

@@ -29,10 +29,19 @@ enum pt_syscall_nr {
 	PT_SYS_SEM_DELETE,
 	PT_SYS_MUTEX_DELETE,
 	PT_SYS_MQ_DELETE,
+	PT_SYS_HEAP_ALLOC,   /* a0 = n, a1 = size, a2 = color | PT_HEAP_SYS_* flags */
+	PT_SYS_HEAP_FREE,    /* a0 = pointer */
+	PT_SYS_HEAP_REALLOC, /* a0 = pointer, a1 = bytes */
+	PT_SYS_HEAP_INFO,    /* a0 = PT_HEAP_INFO_*, a1 = pointer */
 	PT_SYS_COUNT,
 	/* numbers from here on belong to subsystems (<partita/subsys.h>) */
 	PT_SYS_SUBSYS_FIRST = 64,
 };
+
+/* PT_SYS_HEAP_ALLOC a2: the color in the low 16 bits, and these flags */
+#define PT_HEAP_SYS_OS 0x10000u   /* OS-centric: the kernel picks the color (pt_malloc) */
+#define PT_HEAP_SYS_ZERO 0x20000u /* zero the block (pt_calloc) */
+enum { PT_HEAP_INFO_LAST_ERROR = 0, PT_HEAP_INFO_COLOR_OF = 1 };
 
 #if defined(__riscv)
 /* One system call from U-mode: number in a7, arguments in a0..a5, result in a0. The pt_*

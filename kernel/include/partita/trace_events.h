@@ -34,7 +34,12 @@ enum pt_trace_event {
 	PT_EV_IDLE = 17,                               /* cpu goes idle */
 	/* user mark: arg0, arg1 free (benchmarks, tests) */
 	PT_EV_MARK = 18,
+	/* arg0 = exit code (enum pt_exit_code: 0 ok, 1 panic, 2 kernel trap, 3 kernel stack
+	 * overflow), arg1 = pc or cause */
 	PT_EV_SHUTDOWN = 19,
+	/* a refused heap call: arg0 = -error | op << 8 | color << 16 (color 0xffff: none), arg1 =
+	 * bytes or pointer */
+	PT_EV_HEAP_ERROR = 20,
 	PT_EV_SUBSYS_FIRST = 32,
 	PT_EV_SUBSYS_LAST = 63,
 };

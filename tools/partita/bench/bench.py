@@ -34,6 +34,7 @@ from partita.trace.format import Area, Ev, TraceFormatError, pack
 
 BENCH_DIR = ROOT / "apps" / "bench" / "configs"
 CONFIGS: tuple[str, ...] = ("bench-kernel", "bench-user", "bench-ipi-kernel", "bench-ipi-user")
+HEAP_CONFIG = "bench-heap"  # colored heaps (apps/bench/bench_heap.c): its own table
 DOC = ROOT / "docs" / "benchmarks.md"
 OVERHEADS = ROOT / "configs" / "overheads" / "kernel.json"  # partita.analysis.cli default
 THREAD_COUNTS = (1, 8, 32, 64)
@@ -41,6 +42,8 @@ WARMUP = 2  # apps/bench/bench.h BENCH_WARMUP
 MARK_TIMER = 0xBE4C0000  # apps/bench/bench.h: + thread count, a1 = armed time T
 MARK_WAKE = 0xBE4D0000  # + thread count, a1 = the driver's wake-up minus T
 
+HEAP_LINE = re.compile(r"^BENCH-HEAP (?P<op>malloc|free) (?P<variant>kernel|user) "
+                       r"bytes=(?P<bytes>\d+) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)")
 LINE = re.compile(r"^BENCH (?P<op>\S+) (?P<variant>kernel|user) threads=(?P<threads>\d+) "
                   r"dispatch=(?P<dispatch>[01]) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)")
 
@@ -201,6 +204,69 @@ def run_kernel_config(cfg: str | Path, out: str | Path, trace: bool = True) -> C
         r.trace = trace
     name = system.name if trace else f"{system.name} (tracing off)"
     return ConfigRun(name, results, res.console, area.lost, res.wall_s)
+
+
+# ---- colored heaps ----
+
+@dataclass
+class HeapResult:
+    op: str       # malloc | free
+    variant: str  # kernel | user
+    bytes: int
+    cycles: int
+    cycles_max: int
+    reps: int
+
+
+def parse_heap_console(console: str) -> list[HeapResult]:
+    return [HeapResult(m["op"], m["variant"], int(m["bytes"]), int(m["min"]), int(m["max"]),
+                       int(m["n"]))
+            for m in (HEAP_LINE.match(ln) for ln in console.splitlines()) if m]
+
+
+def heap_markdown(rs: Sequence[HeapResult]) -> str:
+    """One row per size: malloc and free, kernel and user threads (min, or min–max)."""
+    cell: dict[tuple[str, str, int], HeapResult] = {(r.op, r.variant, r.bytes): r for r in rs}
+
+    def c(op: str, v: str, n: int) -> str:
+        r = cell.get((op, v, n))
+        if r is None:
+            return "—"
+        return f"{r.cycles:,}" if r.cycles == r.cycles_max else f"{r.cycles:,}–{r.cycles_max:,}"
+
+    lines = ["| bytes | pt_malloc, kernel | pt_free, kernel | pt_malloc, user | pt_free, user |",
+             "| ---: | ---: | ---: | ---: | ---: |"]
+    for n in sorted({r.bytes for r in rs}):
+        lines.append(f"| {n:,} | {c('malloc', 'kernel', n)} | {c('free', 'kernel', n)} | "
+                     f"{c('malloc', 'user', n)} | {c('free', 'user', n)} |")
+    return ("\n".join(lines) + "\n\nGuest cycles (= instructions, icount shift 0, one hart, "
+            "tracing on) of one call in the steady state (the size's slab or run exists), "
+            f"over {rs[0].reps if rs else 0} repetitions; user threads pay the `ecall`. "
+            "`apps/bench/bench_heap.c`, `apps/bench/configs/bench-heap.yaml`.\n")
+
+
+def run_heap(out: Path) -> tuple[list[HeapResult], str]:
+    """Boot bench-heap; write OUT/heap.json; the markdown table."""
+    cfg = BENCH_DIR / f"{HEAP_CONFIG}.yaml"
+    d = out / HEAP_CONFIG
+    d.mkdir(parents=True, exist_ok=True)
+    system = load_resolved(cfg)
+    with locked(build_dir_for(system.name, True)):
+        b = build(cfg, quiet=True, trace=True)
+        res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
+                   icount_shift=0, timeout_s=default_timeout(system.run_for_ns),
+                   console_file=d / "console.log")
+    errors = [ln for ln in res.console.splitlines() if ln.startswith("BENCH-ERROR")]
+    rs = parse_heap_console(res.console)
+    if errors or "BENCH-END" not in res.console or not rs:
+        raise BenchError(f"{system.name}: the guest did not finish its heap benchmark: "
+                         + ("; ".join(errors) or "\n".join(res.console.splitlines()[-10:])))
+    doc = {"cycles_per_sec": 1_000_000_000, "icount_shift": 0,
+           "method": "cycles = guest instructions of one call, steady state; "
+                     "apps/bench/bench_heap.c",
+           "results": [asdict(r) for r in rs]}
+    (out / "heap.json").write_text(json.dumps(doc, indent=1) + "\n")
+    return rs, heap_markdown(rs)
 
 
 # ---- kernel.json ----
@@ -383,10 +449,13 @@ regenerates them between the `GENERATED` markers of docs/benchmarks.md.
 """
 
 
-def update_doc(doc: Path, kernel_md: str | None, analysis_md: str | None) -> None:
+def update_doc(doc: Path, kernel_md: str | None, analysis_md: str | None,
+               heap_md: str | None = None) -> None:
     text = doc.read_text() if doc.exists() else SKELETON
     if kernel_md is not None:
         text = _replace_block(text, "kernel", kernel_md)
+    if heap_md is not None:
+        text = _replace_block(text, "heap", heap_md)
     if analysis_md is not None:
         text = _replace_block(text, "analysis", analysis_md)
     doc.write_text(text)
@@ -399,7 +468,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--kernel-only", action="store_true", help="only the guest benchmarks")
     g.add_argument("--analysis-only", action="store_true", help="only the analysis speed")
-    p.add_argument("--config", action="append", choices=CONFIGS,
+    p.add_argument("--config", action="append", choices=(*CONFIGS, HEAP_CONFIG),
                    help="run only this benchmark configuration (repeatable; the doc's tables "
                         "are then left alone)")
     p.add_argument("--no-profile", action="store_true",
@@ -486,10 +555,16 @@ def breakdown_ipi(out: Path, cfg: str = "bench-ipi-kernel") -> str:
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    kernel_md = analysis_md = None
+    kernel_md = analysis_md = heap_md = None
     if not args.analysis_only:
+        chosen = [c for c in (args.config or CONFIGS) if c != HEAP_CONFIG]
         try:
-            results, runs = run_kernel(out, args.config or CONFIGS)
+            results, runs = run_kernel(out, chosen)
+            if not args.config or HEAP_CONFIG in args.config:
+                print(f"bench: {HEAP_CONFIG} ...", flush=True)
+                heap_md = run_heap(out)[1]
+                print(heap_md)
+                print(f"wrote {out / 'heap.json'}")
         except ConfigError as e:
             for line in e.lines():
                 print(f"error: {line}", file=sys.stderr)
@@ -497,17 +572,19 @@ def run(args: argparse.Namespace) -> int:
         except (BuildError, BenchError) as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
-        write_json(results, out / "kernel.json")
+        if chosen:
+            write_json(results, out / "kernel.json")
         bd = None
-        if not args.no_profile and "bench-kernel" in (args.config or CONFIGS):
+        if not args.no_profile and "bench-kernel" in chosen:
             bd = breakdown(out)
-        if not args.no_profile and "bench-ipi-kernel" in (args.config or CONFIGS):
+        if not args.no_profile and "bench-ipi-kernel" in chosen:
             bd = (bd or "") + ("\nIPI wake-up (`ipi_wake`, kernel threads, tracing off), one "
                                "window split by hart:\n\n" + breakdown_ipi(out))
-        kernel_md = kernel_markdown(results, runs, bd)
-        print(kernel_md)
-        print(f"wrote {out / 'kernel.json'}")
-        if args.config and set(args.config) != set(CONFIGS):
+        kernel_md = kernel_markdown(results, runs, bd) if chosen else None
+        if kernel_md:
+            print(kernel_md)
+            print(f"wrote {out / 'kernel.json'}")
+        if set(chosen) != set(CONFIGS):
             kernel_md = None  # a partial run does not replace the full tables of the doc
     if not args.kernel_only:
         try:
@@ -518,12 +595,12 @@ def run(args: argparse.Namespace) -> int:
             got = analysis_bench.run(out)
             analysis_md = got if isinstance(got, str) else str(got.get("markdown", ""))
             print(analysis_md)
-    if kernel_md or analysis_md:
+    if kernel_md or analysis_md or heap_md:
         local = out / "benchmarks.md"
-        update_doc(local, kernel_md, analysis_md)
+        update_doc(local, kernel_md, analysis_md, heap_md)
         print(f"wrote {local}")
-    if args.doc and (kernel_md or analysis_md):
-        update_doc(DOC, kernel_md, analysis_md)
+    if args.doc and (kernel_md or analysis_md or heap_md):
+        update_doc(DOC, kernel_md, analysis_md, heap_md)
         print(f"wrote {DOC}")
         if kernel_md:
             OVERHEADS.write_text((out / "kernel.json").read_text())

@@ -111,8 +111,11 @@ def _check_partitions(cfg: SystemCfg) -> list[Problem]:
     for i, p in enumerate(cfg.partitions):
         out += parse_colors(p.colors, n, ("partitions", i, "colors"))[1]
     out += parse_colors(cfg.kernel_colors, n, ("kernel_colors",))[1]
+    from partita.config.colormap import color_map  # colormap imports parse_colors from here
     from partita.config.quotas import check_quotas  # quotas imports the schema only
 
+    if not out:
+        out += color_map(cfg)[1]
     return out + check_quotas(cfg)
 
 
@@ -181,15 +184,50 @@ def _check_limits(cfg: SystemCfg) -> list[Problem]:
     return out
 
 
+def _check_heaps(cfg: SystemCfg, colors_of: dict[str, set[int]]) -> list[Problem]:
+    """Colored heaps: each partition's within its virtual window, all within the kernel's
+    page-owner table (one entry per page any heap may grow to)."""
+    out: list[Problem] = []
+    total = 0
+    for i, p in enumerate(cfg.partitions):
+        if p.heap is None:
+            continue
+        span = len(colors_of[p.name]) * p.heap.bytes
+        total += span // limits.PAGE_BYTES
+        if p.user and span > limits.PT_HEAP_USER_SPAN_BYTES:
+            out.append(Problem(("partitions", i, "heap", "bytes"), (
+                f"{len(colors_of[p.name])} colors x heap.bytes {p.heap.bytes} = {span} bytes "
+                f"exceed a partition's heap window of {limits.PT_HEAP_USER_SPAN_BYTES} "
+                "(PT_HEAP_USER_SPAN_BYTES)")))
+    if cfg.kernel_heap_bytes:
+        nk = len(parse_colors(cfg.kernel_colors, cfg.cache.ncolors, ())[0])
+        total += nk * cfg.kernel_heap_bytes // limits.PAGE_BYTES
+    if total > limits.PT_HEAP_META_PAGES:
+        out.append(Problem(("partitions",), (
+            f"the colored heaps may grow to {total} pages (colors x heap.bytes, summed, "
+            f"kernel_heap_bytes included); the kernel tracks {limits.PT_HEAP_META_PAGES} "
+            "(PT_HEAP_META_PAGES): shrink heap.bytes")))
+    return out
+
+
 def _check_memory(cfg: SystemCfg) -> list[Problem]:
     """Heaps and stacks must fit the page pool the kernel builds from ram_mb, overall and in
-    each partition's share of the cache colors (pages are drawn from those colors only)."""
+    each partition's share of the cache colors (pages are drawn from those colors only).
+    Colored heaps count at the size they may grow to."""
+    from partita.config.colormap import color_map
+
     out: list[Problem] = []
     pool = limits.pool_bytes(cfg.ram_mb) // limits.PAGE_BYTES
     ncolors = cfg.cache.ncolors
+    cm = color_map(cfg)[0]
+    names = {SYSTEM_PARTITION} | {p.name for p in cfg.partitions}
+    colors_of = {n: cm.colors_of(n) for n in names}
+    out += _check_heaps(cfg, colors_of)
     need: Counter[str] = Counter()
     for p in cfg.partitions:
         need[p.name] += _pages(p.heap_bytes)
+        if p.heap is not None:
+            need[p.name] += len(colors_of[p.name]) * _pages(p.heap.bytes)
     user = {p.name for p in cfg.partitions if p.user}
     for t in cfg.threads:
         kstack = 2 if t.partition in user else _pages(t.stack_bytes)  # trap stack of user ones
@@ -198,6 +236,9 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
     nthreads = Counter(t.partition for t in cfg.threads)
     tables = limits.pgtable_pages([(p.heap_bytes, nthreads[p.name])
                                    for p in cfg.partitions if p.user])
+    # one level-0 table per 2 MiB of each colored heap (heaps start 2 MiB aligned)
+    tables += sum(len(colors_of[p.name]) * -(-p.heap.bytes // (2 << 20))
+                  for p in cfg.partitions if p.heap is not None)
     if tables > limits.PT_PGTABLE_PAGES:
         out.append(Problem(("partitions",), (
             f"user partitions need about {tables} page-table pages (heaps and stacks); the "
@@ -210,17 +251,27 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
             f"leaves a page pool of {pool} pages after the kernel image "
             f"(PT_KERNEL_RESERVE_BYTES); raise ram_mb or shrink heap_bytes")))
         return out
-    for i, p in enumerate(cfg.partitions):
-        colors, bad = parse_colors(p.colors, ncolors, ())
-        if bad or not colors:
+    # partitions drawing from the same colors (the default pool, shared colors) share them
+    by_colors: Counter[frozenset[int]] = Counter()
+    for n in names:
+        by_colors[frozenset(colors_of[n])] += need[n]
+    index = {p.name: i for i, p in enumerate(cfg.partitions)}
+    for n in sorted(names, key=lambda x: index.get(x, -1)):
+        colors = colors_of[n]
+        if not colors:
             continue
         share = pool * len(colors) // ncolors
-        if need[p.name] > share:
-            where: Path = ("partitions", i, "heap_bytes") if p.heap_bytes else ("partitions", i)
+        used = by_colors[frozenset(colors)]
+        if used > share:
+            i = index.get(n)
+            p = cfg.partitions[i] if i is not None else None
+            where: Path = ("partitions",) if i is None else \
+                ("partitions", i, "heap_bytes") if p and p.heap_bytes else ("partitions", i)
             out.append(Problem(where, (
-                f"partition {p.name!r} needs {need[p.name]} pages (heap and stacks) but its "
-                f"{len(colors)} of {ncolors} colors hold about {share} pages of the "
-                f"{pool}-page pool (ram_mb {cfg.ram_mb})")))
+                f"partition {n!r} needs {need[n]} pages (heap and stacks; {used} with the "
+                f"partitions on the same colors) but its {len(colors)} of {ncolors} colors "
+                f"hold about {share} pages of the {pool}-page pool (ram_mb {cfg.ram_mb})")))
+            by_colors[frozenset(colors)] = 0  # reported once per color set
     return out
 
 

@@ -15,6 +15,7 @@ KIND = {"aperiodic": "PT_KIND_APERIODIC", "periodic": "PT_KIND_PERIODIC",
         "sporadic": "PT_KIND_SPORADIC"}
 MISS = {"record": "PT_MISS_RECORD", "skip_next": "PT_MISS_SKIP_NEXT", "stop": "PT_MISS_STOP"}
 FAULT = {"thread": "PT_FAULT_STOP_THREAD", "partition": "PT_FAULT_STOP_PARTITION"}
+HEAP_MODE = {"none": "PT_HEAP_NONE", "os": "PT_HEAP_OS", "user": "PT_HEAP_USER"}
 MAX_COLORS = 128
 
 
@@ -66,6 +67,8 @@ def generate_c(r: Resolved) -> str:
         f"\t[{i}] = {{ .name = {_str(p.name)}, .user = {int(p.user)}, "
         f".fault_policy = {FAULT[p.fault_policy]},\n\t        .colors = {_bitmap(p.colors)}, "
         f".heap_bytes = {p.heap_bytes}u,\n"
+        f"\t        .heap_mode = {HEAP_MODE[p.heap_mode]}, "
+        f".heap_color_bytes = {p.heap_color_bytes}u,\n"
         f"\t        .sched_mask = 0x{p.sched_mask:x}u, .prio_highest = {p.prio_highest}, "
         f".prio_lowest = {p.prio_lowest},\n"
         f"\t        .prio_aperiodic_highest = {p.prio_aperiodic_highest}, "
@@ -102,6 +105,7 @@ def generate_c(r: Resolved) -> str:
         f".line_bytes = {c.line_bytes}, .page_bytes = {c.page_bytes},",
         f"\t           .hw_colors = {c.hw_colors}, .colors = {c.colors} }},",
         f"\t.kernel_colors = {_bitmap(r.kernel_colors)},",
+        f"\t.kernel_heap_bytes = {r.kernel_heap_bytes}u,",
         f"\t.cpus = {ref('cpus', len(r.cpus))},",
         f"\t.scheds = {ref('scheds', len(r.scheds))},",
         f"\t.nscheds = {len(r.scheds)},",

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from partita.config.checks import SYSTEM_PARTITION, parse_colors, scheduler_of
+from partita.config.colormap import color_map
 from partita.config.errors import Problem
 from partita.config.partition import NoFit, assign
 from partita.config.quotas import QUOTA_KEYS, UNLIMITED, default_quotas
@@ -62,6 +63,8 @@ class RPartition(Frozen):
     fault_policy: str
     colors: list[int]
     heap_bytes: int
+    heap_mode: str = "none"  # none | os | user (colored heaps)
+    heap_color_bytes: int = 0  # the most each color's heap may grow to
     # rights and quotas (kernel/include/partita/config.h; enforced for user partitions)
     sched_mask: int = 0
     prio_highest: int = 0
@@ -111,6 +114,7 @@ class Resolved(Frozen):
     cache: RCache
     kernel_colors: list[int]
     cpus: list[RCpu]
+    kernel_heap_bytes: int = 0  # the system heap: each kernel color's heap grows to this
     scheds: list[RSched]
     partitions: list[RPartition]
     threads: list[RThread]
@@ -220,12 +224,15 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
     placed = _place_pedf(cfg)
     prio = _priorities(cfg)
     ncolors = cfg.cache.ncolors
+    cmap = color_map(cfg)[0]  # partitions without colors get the colors nobody owns
     partitions = [RPartition(name=SYSTEM_PARTITION, user=False, fault_policy="thread",
-                             colors=list(range(ncolors)), heap_bytes=0)]
+                             colors=sorted(cmap.colors_of(SYSTEM_PARTITION)), heap_bytes=0)]
     for p in cfg.partitions:
-        colors = sorted(parse_colors(p.colors, ncolors, ())[0])
+        colors = sorted(cmap.colors_of(p.name))
         rp = RPartition(name=p.name, user=p.user, fault_policy=p.fault_policy.value,
-                        colors=colors, heap_bytes=p.heap_bytes)
+                        colors=colors, heap_bytes=p.heap_bytes,
+                        heap_mode=p.heap.mode.value if p.heap else "none",
+                        heap_color_bytes=p.heap.bytes if p.heap else 0)
         if p.name == SYSTEM_PARTITION:
             partitions[0] = rp
         else:
@@ -261,6 +268,7 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
         cache=RCache(size_bytes=cache.size_bytes, ways=cache.ways, line_bytes=cache.line_bytes,
                      page_bytes=cache.page_bytes, hw_colors=cache.hw_colors, colors=ncolors),
         kernel_colors=sorted(parse_colors(cfg.kernel_colors, ncolors, ())[0]),
+        kernel_heap_bytes=cfg.kernel_heap_bytes,
         cpus=cpus, scheds=scheds, partitions=partitions, threads=threads, subsys=cfg.subsys,
         apps=list(cfg.apps))
 

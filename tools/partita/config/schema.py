@@ -56,6 +56,11 @@ class IdleMode(StrEnum):
     wfi = "wfi"
 
 
+class HeapMode(StrEnum):
+    os = "os"      # OS-centric: pt_malloc picks the color, thread id mod the partition's colors
+    user = "user"  # user-centric: pt_malloc_color names the color
+
+
 class MissPolicy(StrEnum):
     record = "record"
     skip_next = "skip_next"
@@ -179,12 +184,34 @@ class QuotasCfg(Strict):
     trace_burst: int = Field(default=1024, ge=0, lt=2**32 - 1)
 
 
+class HeapCfg(Strict):
+    """Colored heaps of a partition (docs/memory.md, Heaps): one heap per color it owns."""
+
+    mode: HeapMode = Field(default=HeapMode.os, description=(
+        "os: pt_malloc(bytes) takes the color thread id mod the partition's colors; "
+        "user: pt_malloc_color(bytes, color) names it. The other call is refused"))
+    bytes: int = Field(gt=0, description="the most each color's heap may grow to")
+
+    @field_validator("bytes")
+    @classmethod
+    def _bytes(cls, v: int) -> int:
+        if v % limits.PAGE_BYTES:
+            raise ValueError(f"heap.bytes {v} is not a multiple of the 4096-byte page")
+        if v > limits.PT_MAX_HEAP_COLOR_BYTES:
+            raise ValueError(f"heap.bytes {v} above the kernel's limit of "
+                             f"{limits.PT_MAX_HEAP_COLOR_BYTES} per color "
+                             "(PT_MAX_HEAP_COLOR_BYTES)")
+        return v
+
+
 class PartitionCfg(Strict):
     name: Name
     user: bool = False
     colors: list[ColorSpec] = Field(default_factory=list, description="empty = all colors")
     fault_policy: FaultPolicy = FaultPolicy.thread
-    heap_bytes: int = Field(default=0, ge=0)
+    heap_bytes: int = Field(default=0, ge=0, description=(
+        "a raw region mapped at the start of a user partition's window (no allocator)"))
+    heap: HeapCfg | None = Field(default=None, description="colored heaps (pt_malloc)")
     rights: RightsCfg = Field(default_factory=RightsCfg)
     quotas: QuotasCfg = Field(default_factory=QuotasCfg)
 
@@ -264,6 +291,11 @@ class SystemCfg(Strict):
     ram_mb: int = Field(default=128, ge=limits.PT_MIN_RAM_MB, le=limits.PT_MAX_RAM_MB)
     cache: CacheCfg = Field(default_factory=CacheCfg)
     kernel_colors: list[ColorSpec] = Field(default_factory=list)
+    shared_colors: list[ColorSpec] = Field(default_factory=list, description=(
+        "colors several owners (partitions, the kernel) may list: any other overlap of "
+        "colors is an error"))
+    kernel_heap_bytes: int = Field(default=0, ge=0, description=(
+        "the system heap: the most each kernel color's heap may grow to (0: none)"))
     cpus: list[CpuCfg] = Field(default_factory=list, description="roles; unlisted cpus are app")
     schedulers: list[SchedulerCfg] = Field(min_length=1)
     partitions: list[PartitionCfg] = Field(default_factory=list)
@@ -277,6 +309,14 @@ class SystemCfg(Strict):
     apps: list[str] = Field(default_factory=list, description=(
         "application directories linked into the image besides those defining an entry: a "
         "name under apps/ or a path relative to this file (see partita.config.apps)"))
+
+    @field_validator("kernel_heap_bytes")
+    @classmethod
+    def _kernel_heap(cls, v: int) -> int:
+        if v % limits.PAGE_BYTES or v > limits.PT_MAX_HEAP_COLOR_BYTES:
+            raise ValueError(f"kernel_heap_bytes {v} is not a multiple of the 4096-byte page "
+                             f"up to {limits.PT_MAX_HEAP_COLOR_BYTES} (PT_MAX_HEAP_COLOR_BYTES)")
+        return v
 
     def role_of(self, cpu: int) -> Role:
         for c in self.cpus:

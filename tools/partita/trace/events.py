@@ -29,6 +29,7 @@ class Ev(IntEnum):
     IDLE = 17
     MARK = 18
     SHUTDOWN = 19
+    HEAP_ERROR = 20
     SUBSYS_FIRST = 32
     SUBSYS_LAST = 63
 
