@@ -178,8 +178,10 @@ def run_kernel_config(cfg: str | Path, out: str | Path, trace: bool = True) -> C
     system = load_resolved(cfg)
     if system.icount_shift != 0:
         raise BenchError(f"{cfg}: benchmarks need icount_shift 0 (cycles = instructions)")
-    with locked(build_dir_for(system.name, trace)):
-        b = build(cfg, quiet=True, trace=trace)
+    # benchmark images leave the core's PT_ASSERTs out (mk/kernel.mk): the figures are the
+    # kernel's paths, not its self-checks
+    with locked(build_dir_for(system.name, trace, asserts=False)):
+        b = build(cfg, quiet=True, trace=trace, asserts=False)
         res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
                    icount_shift=0, timeout_s=default_timeout(system.run_for_ns),
                    console_file=out / "console.log")
@@ -251,8 +253,8 @@ def run_heap(out: Path) -> tuple[list[HeapResult], str]:
     d = out / HEAP_CONFIG
     d.mkdir(parents=True, exist_ok=True)
     system = load_resolved(cfg)
-    with locked(build_dir_for(system.name, True)):
-        b = build(cfg, quiet=True, trace=True)
+    with locked(build_dir_for(system.name, True, asserts=False)):
+        b = build(cfg, quiet=True, trace=True, asserts=False)
         res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
                    icount_shift=0, timeout_s=default_timeout(system.run_for_ns),
                    console_file=d / "console.log")

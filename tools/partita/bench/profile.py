@@ -120,7 +120,7 @@ def run_log(cfg: str | Path, log: Path, trace: bool = True, timeout_s: float = 6
     from partita.run.qemu import _fresh_ram, command
 
     system = load_resolved(cfg)
-    b = build(cfg, quiet=True, trace=trace)
+    b = build(cfg, quiet=True, trace=trace, asserts=False)  # as the benchmarks' images
     with locked(b.build_dir):
         _fresh_ram(b.ram_file, system.ram_mb)
         cmd = command(b.elf, b.ram_file, system.ram_mb, system.ncpus, system.icount_shift)

@@ -71,9 +71,12 @@ def locked(build_dir: Path) -> Iterator[None]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def build_dir_for(name: str, trace: bool = True) -> Path:
-    """build/<name>, or build/<name>-notrace for the image with tracing compiled out."""
-    return ROOT / "build" / (name if trace else f"{name}-notrace")
+def build_dir_for(name: str, trace: bool = True, asserts: bool = True) -> Path:
+    """build/<name>; build/<name>-notrace for the image with tracing (and the core's
+    PT_ASSERTs) compiled out; build/<name>-noassert for tracing on, PT_ASSERTs out."""
+    if not trace:
+        return ROOT / "build" / f"{name}-notrace"
+    return ROOT / "build" / (name if asserts else f"{name}-noassert")
 
 
 _FIRST_ERROR = re.compile(r"(: (fatal )?error: |undefined reference to |multiple definition of "
@@ -111,18 +114,23 @@ def write_app_dirs(system: Resolved, cfg_path: str | Path, build_dir: Path,
 
 
 def build(cfg_path: str | Path, *, quiet: bool = False, jobs: int | None = None,
-          app_dirs: Sequence[str | Path] = (), trace: bool = True) -> Build:
+          app_dirs: Sequence[str | Path] = (), trace: bool = True,
+          asserts: bool = True) -> Build:
     """Generate and compile. Raises ConfigError (bad YAML) or BuildError (make failed).
     Callers that also boot should hold `locked(build_dir)` around both. `app_dirs`: the
     user's application directories outside the configuration (--app-dir). `trace=False`
-    builds with every trace record compiled out (make PT_TRACE=0) in its own directory."""
+    builds with every trace record compiled out (make PT_TRACE=0) in its own directory;
+    `asserts=False` compiles the core's PT_ASSERTs out (make PT_ASSERTS=0; always so without
+    tracing): the benchmarks' images."""
     system = load_resolved(cfg_path, app_dirs=app_dirs)
-    b = Build(system, build_dir_for(system.name, trace))
+    asserts = asserts and trace
+    b = Build(system, build_dir_for(system.name, trace, asserts))
     write_outputs(system, b.gen_dir)
     write_app_dirs(system, cfg_path, b.build_dir, app_dirs)
     jobs = jobs or int(os.environ.get("PARTITA_JOBS", "2"))
     cmd = ["make", "--no-print-directory", f"-j{jobs}", "-f", "mk/kernel.mk",
-           f"BUILD={b.build_dir.relative_to(ROOT)}", f"PT_TRACE={1 if trace else 0}"]
+           f"BUILD={b.build_dir.relative_to(ROOT)}", f"PT_TRACE={1 if trace else 0}",
+           f"PT_ASSERTS={1 if asserts else 0}"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if not quiet and proc.stdout.strip():
         # one summary line; PARTITA_VERBOSE=1 shows every compiler command
