@@ -31,6 +31,11 @@ void hal_svc_halt(void)
 	csr_clear(sip, SIE_SSIE);
 }
 
+void hal_svc_sync_icache(void)
+{
+	__asm__ volatile("fence.i" ::: "memory"); /* Zifencei: this hart's fetch only */
+}
+
 /* tick handler of each hart inside hal_svc_call_ticked (written only by that hart) */
 static void (*ticks[PT_MAX_CPUS])(void);
 

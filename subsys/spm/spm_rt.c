@@ -18,6 +18,7 @@
 #include <partita/spm_task.h>
 #include <partita/subsys.h>
 #include <partita/svc.h>
+#include <partita/hal_svc.h>
 
 #define PT_SPM_POOL_BYTES (512u * 1024u)    /* all application cores' scratchpads */
 #define PT_IO_POOL_BYTES (256u * 1024u)     /* the I/O core's mirror buffers */
@@ -202,7 +203,7 @@ static int app_main(struct pt_svc *self)
 		uint64_t where = PT_SPM_TRACE_WHERE(c, t->partition);
 		pt_trace_emit(PT_EV_DISPATCH, PT_SPM_TID_BASE + (uint32_t)id, 0, 0);
 		pt_trace_emit(PT_EV_SPM_EXEC_BEGIN, PT_SPM_TID_BASE + (uint32_t)id, where, job);
-		__asm__ volatile("fence.i" ::: "memory"); /* the DMA wrote instructions */
+		hal_svc_sync_icache(); /* the DMA wrote the task image */
 		pt_svc_call_ticked(base + tc->entry_off, &ctx, beat, phase);
 		/* Publish the completion at once, traced under the lock with its time: the I/O
 		 * core decides under this lock and, for Rule 2, as of the slot's nominal start

@@ -126,6 +126,8 @@ void hal_svc_halt(void)
 		halt_fn(halt_ctx);
 }
 
+void hal_svc_sync_icache(void) {}
+
 void fake_hal_svc_tick(void)
 {
 	if (!svc_tick) {

@@ -28,6 +28,10 @@ void hal_svc_kick(uint32_t hart);
 /* With interrupts masked: halt until the timer or a kick is pending, then clear it. */
 void hal_svc_halt(void);
 
+/* Make instructions that this hart or another one wrote into memory (a task image copied by
+ * the application DMA) visible to this hart's instruction fetch. */
+void hal_svc_sync_icache(void);
+
 /* Call entry(arg) with interrupts enabled; every timer or kick interrupt meanwhile calls
  * tick() (which re-arms with hal_svc_timer_arm) and returns to entry. An exception in entry
  * calls pt_svc_fault (kernel/svc), which does not return. Restores the previous trap state. */
