@@ -366,8 +366,8 @@ static int io_main(struct pt_svc *self)
 			wake = end;
 		pt_svc_wait_until(wake);
 	}
-	/* clean shutdown: the application cores finish their current job (bounded by one
-	 * slot) and report, then their last console lines go out */
+	/* clean shutdown: the application cores get one slot to finish their current job and
+	 * report, then their last console lines go out */
 	uint32_t stopped = pt_spm_stop_apps(hal_cycles() + sigma);
 	while (uart_service()) /* what the application cores still queued */
 		;
