@@ -11,12 +11,13 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-po
 CFLAGS_UNIT := -std=c11 -D_DEFAULT_SOURCE -O1 -g -Wall -Wextra -Werror $(SAN) \
 	-Ikernel/include -Ikernel -Iapps/automotive -Itests/unit -DPT_SCHED_COUNT_STEPS -MMD -MP
 LDFLAGS_UNIT := $(SAN)
-LDLIBS_UNIT := -lcmocka -lm
+LDLIBS_UNIT := -lcmocka -lm -pthread
 
 SCHED_SRCS := kernel/sched/sched.c kernel/sched/fp/fp.c kernel/sched/edf/edf_rq.c \
 	kernel/sched/edf/edf.c kernel/sched/gedf/gedf.c
 MM_SRCS := kernel/mm/colors.c kernel/mm/page_alloc.c kernel/mm/heap.c
 TRACE_SRCS := kernel/trace/trace.c
+SVC_SRCS := $(sort $(wildcard kernel/svc/*.c))
 APP_SRCS := $(wildcard apps/automotive/*.c)
 COMMON_SRCS := tests/unit/fake_hal.c
 
@@ -30,6 +31,9 @@ test_heap_SRCS := $(MM_SRCS)
 test_trace_SRCS := $(TRACE_SRCS)
 test_apps_SRCS := $(APP_SRCS)
 test_subsys_SRCS := kernel/core/subsys.c
+test_svc_ring_SRCS := kernel/svc/ring.c kernel/svc/console.c
+test_svc_lock_SRCS := kernel/svc/lock.c kernel/svc/wait.c
+test_svc_lifecycle_SRCS := kernel/svc/svc.c kernel/svc/wait.c
 
 TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 BINS := $(addprefix $(OUT)/,$(TESTS))
@@ -83,7 +87,7 @@ CROSS_CC ?= riscv64-unknown-elf-gcc
 CROSS_NM ?= riscv64-unknown-elf-nm
 CROSS_FLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -std=c11 -Wall -Wextra \
 	-Werror -ffreestanding -nostdlib -Ikernel/include -Ikernel
-KERNEL_PORTABLE := $(SCHED_SRCS) $(MM_SRCS) $(TRACE_SRCS)
+KERNEL_PORTABLE := $(SCHED_SRCS) $(MM_SRCS) $(TRACE_SRCS) $(SVC_SRCS)
 freestanding:
 	@if ! command -v $(CROSS_CC) >/dev/null; then echo "freestanding: $(CROSS_CC) missing, skipped"; exit 0; fi; \
 	set -e; d=$(OUT)/cross; mkdir -p $$d; bad=0; \
@@ -96,7 +100,7 @@ freestanding:
 		if [ -n "$$k$$a" ]; then echo "freestanding $$O: unexpected external symbols: $$k $$a"; bad=1; fi; \
 	done; \
 	if [ $$bad -ne 0 ]; then exit 1; fi; \
-	echo "freestanding: sched, mm, trace and apps cross-compile for riscv64 with no outside symbols"
+	echo "freestanding: sched, mm, trace, svc and apps cross-compile for riscv64 with no outside symbols"
 
 clean:
 	rm -rf $(OUT)

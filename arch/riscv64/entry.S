@@ -6,6 +6,7 @@
  * one S interrupt that S-mode can clear itself). See docs/kernel.md for why not Sstc.
  */
 #include "asm.h"
+#include "virt.h"
 
 	.section .text.pt_reset, "ax"
 	.globl _start
@@ -38,7 +39,7 @@ m_trap_vector:
 	bne t1, t2, m_unexpected
 	csrr t1, mhartid
 	slli t1, t1, 2
-	li t2, 0x02000000          /* CLINT msip[hart] */
+	li t2, VIRT_CLINT_MSIP      /* CLINT msip[hart] */
 	add t1, t1, t2
 	sw zero, 0(t1)
 	li t1, 2                   /* mip.SSIP: the S-mode IPI */
@@ -50,10 +51,10 @@ m_trap_vector:
 m_timer:
 	csrr t1, mhartid
 	slli t1, t1, 3
-	li t2, 0x02004000          /* CLINT mtimecmp[hart] */
+	li t2, VIRT_CLINT_MTIMECMP  /* CLINT mtimecmp[hart] */
 	add t1, t1, t2
 	li t2, 1
-	slli t2, t2, 55            /* "never" (see hal_timer_arm) */
+	slli t2, t2, VIRT_CLINT_NEVER_SHIFT /* "never" (see hal_timer_arm) */
 	sd t2, 0(t1)
 	csrr t1, mhartid           /* arch_armed_cmp[hart] = never (hal_timer_arm's cache) */
 	slli t1, t1, 3

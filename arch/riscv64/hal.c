@@ -92,7 +92,7 @@ void hal_irq_restore(unsigned long flags)
  * "Never" is 2^55 ticks (over 100 years), not ~0: QEMU 7.2 converts (cmp - time) to ns
  * with a 64-bit multiply, and ~0 would wrap into a deadline in the past.
  */
-#define TIMER_NEVER (1ull << 55)
+#define TIMER_NEVER (1ull << VIRT_CLINT_NEVER_SHIFT)
 /*
  * QEMU's icount scheduler runs the harts in turns on one host thread: a hart's turn lasts until
  * the earliest pending virtual-timer deadline of the machine, until it halts, or until it
@@ -143,12 +143,12 @@ void hal_timer_arm(uint64_t deadline_cycles)
 	if (armed == cmp || (TIMER_HORIZON_NS && armed <= cmp && armed > now_ns / 100))
 		return;
 	arch_armed_cmp[cpu] = cmp;
-	*(volatile uint64_t *)(VIRT_CLINT_BASE + 0x4000 + 8ul * cpu) = cmp;
+	*VIRT_CLINT_MTIMECMP_REG(cpu) = cmp;
 }
 
 void hal_ipi_send(uint32_t cpu)
 {
-	volatile uint32_t *msip = (volatile uint32_t *)(VIRT_CLINT_BASE + 4ul * cpu);
+	volatile uint32_t *msip = VIRT_CLINT_MSIP_REG(cpu);
 	__atomic_store_n(&arch_ipi_pending[cpu], 1, __ATOMIC_RELEASE);
 	__asm__ volatile("fence rw, o" ::: "memory");
 	*msip = 1;
@@ -163,7 +163,7 @@ void hal_ipi_send(uint32_t cpu)
 	uint64_t now_ns;
 	__asm__ volatile("rdcycle %0" : "=r"(now_ns));
 	arch_armed_cmp[me] = now_ns / 100 + 1;
-	*(volatile uint64_t *)(VIRT_CLINT_BASE + 0x4000 + 8ul * me) = now_ns / 100 + 1;
+	*VIRT_CLINT_MTIMECMP_REG(me) = now_ns / 100 + 1;
 }
 
 void hal_wait_for_interrupt(void)

@@ -8,6 +8,7 @@
 #include <partita/config.h>
 #include "csr.h"
 #include "asm.h"
+#include "virt.h"
 
 /* Outside .bss: hart 0 clears .bss while every hart already runs on its boot stack. */
 char arch_boot_stacks[PT_MAX_CPUS][BOOT_STACK_BYTES]
@@ -37,14 +38,14 @@ void m_start(uint64_t hartid)
 		bss_ready = 1;
 		__asm__ volatile("fence rw, rw" ::: "memory");
 		for (uint32_t h = 1; h < PT_MAX_CPUS; h++) /* wake the waiting harts */
-			*(volatile uint32_t *)(0x02000000ul + 4 * h) = 1;
+			*VIRT_CLINT_MSIP_REG(h) = 1;
 	} else {
 		/* Wait in wfi, not in a spin loop: under icount every instruction of every hart
 		 * advances the one virtual clock, so spinning harts would slow hart 0's boot. */
 		csr_write(mie, 1ul << IRQ_M_SOFT);
 		while (!bss_ready)
 			__asm__ volatile("wfi");
-		*(volatile uint32_t *)(0x02000000ul + 4 * hartid) = 0;
+		*VIRT_CLINT_MSIP_REG(hartid) = 0;
 		csr_write(mie, 0);
 		__asm__ volatile("fence rw, rw" ::: "memory");
 	}
@@ -62,7 +63,7 @@ void m_start(uint64_t hartid)
 	csr_write(scounteren, 7);       /* ... and in U */
 	/* The timer is the CLINT's mtimecmp, forwarded by m_trap_vector (not Sstc: see
 	 * docs/kernel.md). Start disarmed ("never" = 2^55 ticks). */
-	*(volatile uint64_t *)(0x02004000ul + 8 * hartid) = 1ul << 55;
+	*VIRT_CLINT_MTIMECMP_REG(hartid) = 1ul << VIRT_CLINT_NEVER_SHIFT;
 	csr_write(mscratch, (uint64_t)&m_scratch[hartid][0]);
 	csr_write(mtvec, (uint64_t)m_trap_vector);
 	csr_write(mie, (1ul << IRQ_M_SOFT) | (1ul << 7)); /* MSIP (IPIs), MTIP (timer) */

@@ -11,6 +11,12 @@
  *   4. devices, by their configured priority: network receive/transmit, then the UART.
  * Slots are time-triggered from pt_epoch: slot k covers [epoch + k*sigma, epoch + (k+1)*sigma)
  * and belongs to application core k mod M.
+ *
+ * It is a service on the service-hart runtime (<partita/svc.h>, kernel/svc/): the io
+ * subsystem's per-hart entry runs it on the hart whose role is io; it sleeps with
+ * pt_svc_wait_until (no polling, and it writes no other hart's comparator), wakes application
+ * cores with pt_svc_kick, and stops at the end of the run or when asked (pt_svc_stop), after
+ * stopping the application-core services and draining their console lines.
  */
 #include <partita/hal.h>
 #include <partita/config.h>
@@ -21,6 +27,7 @@
 #include "../spm/dma.h"
 #include <partita/io_flow.h>
 #include <partita/subsys.h>
+#include <partita/svc.h>
 #include "net.h"
 
 static uint64_t next_release[PT_SPM_MAX_TASKS];
@@ -53,13 +60,13 @@ static void releases_due(uint64_t now)
 			struct pt_spm_core *core = &s->core[t->cfg->core];
 			uint64_t rel = next_release[i];
 			next_release[i] += t->period_cycles;
-			pt_spm_lock(core);
+			pt_svc_lock(&core->lock);
 			bool active = pt_spm_release(s, i, rel);
 			uint64_t job = t->job;
-			pt_spm_unlock(core);
+			pt_svc_unlock(&core->lock);
 			if (active)
 				pt_trace_emit(PT_EV_RELEASE, PT_SPM_TID_BASE + i, job,
-					      rel + pt_spm_ns_to_cycles(t->cfg->deadline_ns));
+					      rel + pt_svc_ns_to_cycles(t->cfg->deadline_ns));
 			else
 				pt_trace_emit(PT_EV_SPM_RELEASE, PT_SPM_TID_BASE + i, 0, rel);
 		}
@@ -105,9 +112,9 @@ static void slot_begin(uint64_t slot, uint64_t boundary)
 	uint32_t c = pt_spm_slot_owner(slot, s->ncores);
 	struct pt_spm_core *core = &s->core[c];
 	pt_trace_emit(PT_EV_SPM_SLOT, 0, PT_SPM_TRACE_WHERE(c, 0xff), slot);
-	pt_spm_lock(core);
+	pt_svc_lock(&core->lock);
 	struct pt_spm_action a = pt_spm_slot_decide_at(s, c, boundary);
-	pt_spm_unlock(core);
+	pt_svc_unlock(&core->lock);
 	if (a.kind == PT_SPM_IDLE) {
 		pt_trace_emit(PT_EV_SPM_IDLE_SLOT, 0, PT_SPM_TRACE_WHERE(c, 0xff), a.reason);
 		return;
@@ -134,12 +141,12 @@ static void dma_done(void)
 	uint64_t job = t->job, release = t->release_cycles;
 	if (a.kind == PT_SPM_LOAD) /* traced before the core can see the task (it may start) */
 		pt_trace_emit(PT_EV_SPM_LOAD_END, tid, where, job);
-	pt_spm_lock(&s->core[cur_core]);
+	pt_svc_lock(&s->core[cur_core].lock);
 	bool reactivated = pt_spm_transfer_done(s, cur_core, &a);
 	uint64_t new_job = t->job, new_release = t->release_cycles;
-	pt_spm_unlock(&s->core[cur_core]);
+	pt_svc_unlock(&s->core[cur_core].lock);
 	if (a.kind == PT_SPM_LOAD) {
-		pt_spm_ipi(s->core[cur_core].hart); /* the core may start it now */
+		pt_svc_kick(s->core[cur_core].hart); /* the core may start it now */
 		return;
 	}
 	uint64_t now = hal_cycles();
@@ -152,7 +159,7 @@ static void dma_done(void)
 	}
 	if (reactivated)
 		pt_trace_emit(PT_EV_RELEASE, tid, new_job,
-			      new_release + pt_spm_ns_to_cycles(t->cfg->deadline_ns));
+			      new_release + pt_svc_ns_to_cycles(t->cfg->deadline_ns));
 }
 
 /* Every job of the current phase has been unloaded and none is pending. */
@@ -221,7 +228,7 @@ static bool uart_service(void)
 	char line[128];
 	for (uint32_t k = 0; k < pt_spm_sys.ncores; k++) {
 		uint32_t c = (next_core + k) % pt_spm_sys.ncores;
-		uint32_t n = pt_spm_con_take(c, line, sizeof(line));
+		uint32_t n = pt_svc_con_take(pt_spm_con(c), line, sizeof(line));
 		if (n) {
 			pt_printk("[spm core %u] %s\n", c, line);
 			pt_trace_emit(PT_EV_IO_CONSOLE, 0, PT_SPM_TRACE_WHERE(c, 0xff), n);
@@ -277,12 +284,12 @@ static void calibrate(void)
 		  (unsigned long)(t1 - t0));
 }
 
-_Noreturn void pt_io_core_main(void)
+static int io_main(struct pt_svc *self)
 {
 	struct pt_spm_system *s = &pt_spm_sys;
-	uint64_t sigma = pt_spm_ns_to_cycles(pt_spm_config.sigma_ns);
+	uint64_t sigma = pt_svc_ns_to_cycles(pt_spm_config.sigma_ns);
 	uint64_t start = pt_epoch;
-	uint64_t end = pt_config.run_for_ns ? start + pt_spm_ns_to_cycles(pt_config.run_for_ns)
+	uint64_t end = pt_config.run_for_ns ? start + pt_svc_ns_to_cycles(pt_config.run_for_ns)
 					    : UINT64_MAX;
 	calibrate();
 	bool net = pt_spm_config.net && pt_net_init() == 0;
@@ -294,11 +301,11 @@ _Noreturn void pt_io_core_main(void)
 	/* releases count from a slot owned by application core 0 (the analysis' time origin) */
 	slot += (s->ncores - slot % s->ncores) % s->ncores;
 	uint64_t origin = start + slot * sigma;
-	uint64_t phase_len = pt_spm_config.nphases > 1 ? pt_spm_ns_to_cycles(pt_spm_config.phase_ns)
+	uint64_t phase_len = pt_spm_config.nphases > 1 ? pt_svc_ns_to_cycles(pt_spm_config.phase_ns)
 						       : UINT64_MAX;
 	uint64_t phase_end = phase_len == UINT64_MAX ? UINT64_MAX : origin + phase_len;
 	for (uint32_t i = 0; i < s->ntasks; i++)
-		next_release[i] = origin + pt_spm_ns_to_cycles(s->task[i].cfg->offset_ns);
+		next_release[i] = origin + pt_svc_ns_to_cycles(s->task[i].cfg->offset_ns);
 	pt_trace_emit(PT_EV_SPM_PHASE, 0, 0, origin);
 	uint64_t overruns = 0;
 	pt_io_origin_ns = origin << pt_config.icount_shift;
@@ -322,7 +329,7 @@ _Noreturn void pt_io_core_main(void)
 			dma_done();
 			continue;
 		}
-		if (now >= end)
+		if (now >= end || pt_svc_stopping(self))
 			break;
 		if (!draining && now >= phase_end)
 			draining = true;
@@ -334,7 +341,7 @@ _Noreturn void pt_io_core_main(void)
 			origin = start + k * sigma;
 			for (uint32_t i = 0; i < s->ntasks; i++)
 				next_release[i] = origin +
-					pt_spm_ns_to_cycles(s->task[i].cfg->offset_ns);
+					pt_svc_ns_to_cycles(s->task[i].cfg->offset_ns);
 			phase_end = origin + phase_len;
 			draining = false;
 			pt_trace_emit(PT_EV_SPM_PHASE, 0, phase, origin);
@@ -357,28 +364,47 @@ _Noreturn void pt_io_core_main(void)
 		}
 		if (wake > end)
 			wake = end;
-		pt_spm_wait(wake);
+		pt_svc_wait_until(wake);
 	}
+	/* clean shutdown: the application cores get one slot to finish their current job and
+	 * report, then their last console lines go out */
+	uint32_t stopped = pt_spm_stop_apps(hal_cycles() + sigma);
 	while (uart_service()) /* what the application cores still queued */
 		;
 	pt_printk("spm: I/O core: %lu slots, %lu overran, net rx %lu tx %lu drops %lu\n",
 		  (unsigned long)slot, (unsigned long)overruns, (unsigned long)net_rx_pkts,
 		  (unsigned long)net_tx_pkts, (unsigned long)net_drops);
 	for (uint32_t c = 0; c < s->ncores; c++)
-		pt_printk("spm: core %u: loads %lu unloads %lu idle slots %lu wasted %lu\n", c,
+		pt_printk("spm: core %u: loads %lu unloads %lu idle slots %lu wasted %lu "
+			  "console drops %u\n", c,
 			  (unsigned long)s->core[c].loads, (unsigned long)s->core[c].unloads,
 			  (unsigned long)s->core[c].idle_slots,
-			  (unsigned long)s->core[c].wasted_slots);
-	pt_trace_emit(PT_EV_SHUTDOWN, 0, 0, 0);
-	pt_trace_set_exit_code(0);
-	hal_poweroff(0);
+			  (unsigned long)s->core[c].wasted_slots, pt_spm_con(c)->drops);
+	if (stopped != s->ncores)
+		pt_printk("spm: %u of %u application cores did not stop in a slot\n",
+			  s->ncores - stopped, s->ncores);
+	return 0;
 }
 
-/* The I/O core of brief 0: started by the SPM runtime's entry on the hart whose role is io
- * (it needs the SPM tables), so it registers its trace events only (its range comes from
- * kernel/trace/trace_events.yaml). */
+static struct pt_svc io_svc = { .name = "io" };
+
+static void io_cpu_entry(uint32_t hart)
+{
+	if (hart != pt_spm_config.io_hart || !pt_spm_wait_ready())
+		return;
+	int code = pt_svc_run(&io_svc, io_main);
+	/* the I/O core owns the run: its end is the machine's */
+	pt_trace_emit(PT_EV_SHUTDOWN, 0, 0, 0);
+	pt_trace_set_exit_code(code);
+	hal_poweroff(code);
+}
+
+/* The I/O core of brief 0, a service on the hart whose role is io (it needs the SPM tables:
+ * the spm subsystem is always linked with it). Its trace range is the one
+ * kernel/trace/trace_events.yaml gives it (io_trace_events.h). */
 PT_SUBSYS_REGISTER(io) = {
 	.name = "io",
+	.cpu_entry = io_cpu_entry,
 	.trace_first = PT_EV_IO_FIRST,
 	.trace_count = PT_EV_IO_COUNT,
 };

@@ -22,7 +22,7 @@ int pt_net_init(void)
 {
 	if (pt_spm_config.net == 1)
 		return hal_net_init();
-	synth_period = pt_spm_ns_to_cycles(SYNTH_PERIOD_NS);
+	synth_period = pt_svc_ns_to_cycles(SYNTH_PERIOD_NS);
 	synth_next = pt_epoch;
 	return 0;
 }
@@ -66,6 +66,6 @@ bool pt_net_tx(const uint8_t *payload, uint32_t len)
 uint64_t pt_net_next_event(void)
 {
 	if (pt_spm_config.net == 1)
-		return hal_cycles() + pt_spm_ns_to_cycles(VIRTIO_POLL_NS);
+		return hal_cycles() + pt_svc_ns_to_cycles(VIRTIO_POLL_NS);
 	return synth_next;
 }

@@ -15,13 +15,14 @@
  *
  * Locking: every function taking a `struct pt_spm_core` must be called with that core's
  * state protected (the I/O core and the application core both touch it); the callers
- * (subsys/io/io_core.c, subsys/spm/spm_app.c) hold `core->lock`.
+ * (subsys/io/io_core.c, subsys/spm/spm_rt.c) hold `core->lock` (a pt_svc_lock).
  */
 #ifndef PARTITA_SUBSYS_SPM_H
 #define PARTITA_SUBSYS_SPM_H
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <partita/svc.h>
 
 #define PT_SPM_MAX_CORES 7           /* application cores; one more hart is the I/O core */
 #define PT_SPM_MAX_TASKS_PER_CORE 32 /* queues are bitmaps over the core's tasks */
@@ -110,7 +111,7 @@ struct pt_spm_core {
 	bool in_flight;           /* a transfer for this core is in progress */
 	int8_t last_load_part;    /* partition of the core's most recent load */
 	struct pt_spm_partition part[PT_SPM_PARTITIONS];
-	volatile uint32_t lock;   /* taken by callers, see above */
+	struct pt_svc_lock lock;  /* taken by callers, see above */
 	uint64_t loads, unloads, idle_slots, wasted_slots, completions;
 };
 

@@ -1,6 +1,8 @@
 /*
  * SPM subsystem on the target: the software scratchpads, the mirror-buffer pool, the boot hook
- * and the application-core loop. The I/O core's TDMA loop is subsys/io/io_core.c.
+ * and the application-core service. The I/O core's TDMA service is subsys/io/io_core.c. Both
+ * run on the service-hart runtime (<partita/svc.h>, kernel/svc/): locks, waits, kicks, the
+ * console rings and the ticked job call come from there.
  *
  * Software stand-ins (QEMU virt has neither): each application core's "scratchpad" is a
  * reserved, private region of ordinary RAM (pt_spm_pool); the application DMA is the I/O core
@@ -15,6 +17,8 @@
 #include "spm_trace.h"
 #include <partita/spm_task.h>
 #include <partita/subsys.h>
+#include <partita/svc.h>
+#include <partita/hal_svc.h>
 
 #define PT_SPM_POOL_BYTES (512u * 1024u)    /* all application cores' scratchpads */
 #define PT_IO_POOL_BYTES (256u * 1024u)     /* the I/O core's mirror buffers */
@@ -32,25 +36,6 @@ static void fail(const char *what, const char *name)
 {
 	pt_printk("spm: %s: %s\n", name, what);
 	hal_poweroff(3);
-}
-
-void pt_spm_lock(struct pt_spm_core *c)
-{
-	/* The holder may have lost its QEMU turn inside the critical section: each failed try
-	 * ends our turn (pt_spm_yield) instead of spinning through a whole slice. */
-	while (__atomic_exchange_n(&c->lock, 1, __ATOMIC_ACQUIRE))
-		pt_spm_yield();
-}
-
-void pt_spm_unlock(struct pt_spm_core *c)
-{
-	__atomic_store_n(&c->lock, 0, __ATOMIC_RELEASE);
-}
-
-uint64_t pt_spm_ns_to_cycles(uint64_t ns)
-{
-	uint64_t cps = hal_cycles_per_sec();
-	return ns / 1000000000u * cps + (ns % 1000000000u) * cps / 1000000000u;
 }
 
 uint32_t pt_spm_in_off(uint32_t id) { return in_off[id]; }
@@ -129,7 +114,7 @@ static void spm_boot(void)
 	for (uint32_t c = 0; c < sc->napp; c++)
 		pt_spm_sys.core[c].hart = sc->app_hart[c];
 	for (uint32_t i = 0; i < sc->ntasks; i++) {
-		pt_spm_sys.task[i].period_cycles = pt_spm_ns_to_cycles(tcfg[i].period_ns);
+		pt_spm_sys.task[i].period_cycles = pt_svc_ns_to_cycles(tcfg[i].period_ns);
 		pt_spm_sys.task[i].in_mirror = (uint8_t *)in_mir[i];
 		pt_spm_sys.task[i].out_mirror = (uint8_t *)out_mir[i];
 		const char *n = tcfg[i].name;
@@ -144,48 +129,21 @@ static void spm_boot(void)
 }
 
 /* Console rings (spm_rt.h): one producer (the application core), one consumer (the I/O
- * core); indices only grow, the byte at i is buf[i % size]. */
-#define PT_SPM_CON_BYTES 1024u
-static struct {
-	volatile uint32_t head, tail;
-	char buf[PT_SPM_CON_BYTES];
-} con[PT_SPM_MAX_CORES];
-volatile uint32_t pt_spm_con_drops; /* lines dropped: ring full */
+ * core). */
+static struct pt_svc_con con[PT_SPM_MAX_CORES];
+
+struct pt_svc_con *pt_spm_con(uint32_t core)
+{
+	return &con[core];
+}
 
 static int app_index(uint32_t hart);
 
 static void spm_puts(const char *line)
 {
 	int c = app_index(hal_cpu_id());
-	if (c < 0)
-		return;
-	uint32_t h = con[c].head, n = 0;
-	while (line[n] && n < PT_SPM_CON_BYTES - 1)
-		n++;
-	if (h + n + 1 - con[c].tail > PT_SPM_CON_BYTES) {
-		pt_spm_con_drops++;
-		return;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		con[c].buf[(h + i) % PT_SPM_CON_BYTES] = line[i];
-	con[c].buf[(h + n) % PT_SPM_CON_BYTES] = '\n';
-	__atomic_store_n(&con[c].head, h + n + 1, __ATOMIC_RELEASE);
-}
-
-uint32_t pt_spm_con_take(uint32_t c, char *out, uint32_t max)
-{
-	uint32_t t = con[c].tail, h = __atomic_load_n(&con[c].head, __ATOMIC_ACQUIRE);
-	uint32_t n = 0;
-	while (t + n < h && con[c].buf[(t + n) % PT_SPM_CON_BYTES] != '\n')
-		n++;
-	if (t + n >= h)
-		return 0; /* no complete line */
-	uint32_t k = n < max - 1 ? n : max - 1;
-	for (uint32_t i = 0; i < k; i++)
-		out[i] = con[c].buf[(t + i) % PT_SPM_CON_BYTES];
-	out[k] = 0;
-	__atomic_store_n(&con[c].tail, t + n + 1, __ATOMIC_RELEASE);
-	return k ? k : 1;
+	if (c >= 0)
+		pt_svc_con_put(&con[c], line);
 }
 
 static int app_index(uint32_t hart)
@@ -196,17 +154,40 @@ static int app_index(uint32_t hart)
 	return -1;
 }
 
-/* Application core: non-preemptive fixed priority over the ready queue (loaded tasks only). */
-static _Noreturn void app_main(uint32_t c)
+/*
+ * Heartbeat of an application hart running a job (pt_svc_call_ticked): a tick every
+ * PT_SPM_BEAT_NS, application core k's grid shifted by k * PT_SPM_BEAT_NS / M, so while both
+ * application harts compute, their deadlines alternate and QEMU hands the intervals to them
+ * in turn; no icount turn is longer than one beat (docs/spm.md, "The QEMU icount
+ * limitation"). The configuration also puts an idle hart after the I/O core and after each
+ * application hart but the last (partita.subsys.spm.soundness): the idle hart takes the zero-budget
+ * turn that follows a deadline-terminated one.
+ */
+#define PT_SPM_BEAT_NS 10000u
+
+static struct pt_svc app_svc[PT_SPM_MAX_CORES];
+static const char *const app_name[] = { "spm-app0", "spm-app1", "spm-app2", "spm-app3",
+					"spm-app4", "spm-app5", "spm-app6", "spm-app7" };
+_Static_assert(sizeof(app_name) / sizeof(app_name[0]) >= PT_SPM_MAX_CORES,
+	       "a service name per application core");
+
+/* Application core: non-preemptive fixed priority over the ready queue (loaded tasks only).
+ * Stops when asked (pt_spm_stop_apps) once its ready queue is empty. */
+static int app_main(struct pt_svc *self)
 {
+	uint32_t c = (uint32_t)(self - app_svc);
 	struct pt_spm_system *s = &pt_spm_sys;
 	struct pt_spm_core *core = &s->core[c];
+	uint64_t beat = pt_svc_ns_to_cycles(PT_SPM_BEAT_NS);
+	uint64_t phase = pt_svc_ns_to_cycles((uint64_t)PT_SPM_BEAT_NS * c / s->ncores);
 	for (;;) {
-		pt_spm_lock(core);
+		pt_svc_lock(&core->lock);
 		int id = pt_spm_pick(s, c);
-		pt_spm_unlock(core);
+		pt_svc_unlock(&core->lock);
 		if (id < 0) {
-			pt_spm_wait(UINT64_MAX); /* the I/O core sends an IPI after each load */
+			if (pt_svc_stopping(self))
+				return 0;
+			pt_svc_wait_until(UINT64_MAX); /* the I/O core kicks us after each load */
 			continue;
 		}
 		struct pt_spm_task *t = &s->task[id];
@@ -222,41 +203,54 @@ static _Noreturn void app_main(uint32_t c)
 		uint64_t where = PT_SPM_TRACE_WHERE(c, t->partition);
 		pt_trace_emit(PT_EV_DISPATCH, PT_SPM_TID_BASE + (uint32_t)id, 0, 0);
 		pt_trace_emit(PT_EV_SPM_EXEC_BEGIN, PT_SPM_TID_BASE + (uint32_t)id, where, job);
-		__asm__ volatile("fence.i" ::: "memory"); /* the DMA wrote instructions */
-		pt_spm_run_job(base + tc->entry_off, &ctx);
+		hal_svc_sync_icache(); /* the DMA wrote the task image */
+		pt_svc_call_ticked(base + tc->entry_off, &ctx, beat, phase);
 		/* Publish the completion at once, traced under the lock with its time: the I/O
 		 * core decides under this lock and, for Rule 2, as of the slot's nominal start
 		 * (pt_spm_slot_decide_at), so a job counts as done in a slot iff it finished
 		 * before the slot began, as in the simulator (partita.subsys.spm.simcheck). */
-		pt_spm_lock(core);
+		pt_svc_lock(&core->lock);
 		uint64_t now = hal_cycles();
 		pt_spm_complete_at(s, c, now);
 		pt_trace_emit(PT_EV_SPM_EXEC_END, PT_SPM_TID_BASE + (uint32_t)id,
 			      where | now << 16, job);
-		pt_spm_unlock(core);
+		pt_svc_unlock(&core->lock);
 		pt_trace_emit(PT_EV_IDLE, 0, 0, 0);
 	}
 }
 
-static void spm_cpu_entry(uint32_t hart)
+uint32_t pt_spm_stop_apps(uint64_t deadline_cycles)
 {
-	const struct pt_spm_sys_cfg *sc = &pt_spm_config;
-	if (!sc->enabled)
-		return;
-	int c = app_index(hart);
-	if (hart != sc->io_hart && c < 0)
-		return;
-	while (!spm_ready)
-		;
-	hal_fence();
-	if (hart == sc->io_hart)
-		pt_io_core_main();
-	app_main((uint32_t)c);
+	uint32_t stopped = 0;
+	for (uint32_t c = 0; c < pt_spm_config.napp; c++)
+		pt_svc_stop(&app_svc[c]);
+	for (uint32_t c = 0; c < pt_spm_config.napp; c++)
+		stopped += pt_svc_wait_stopped(&app_svc[c], deadline_cycles);
+	return stopped;
 }
 
-/* Brief 0's scratchpad runtime: application cores and, from the same entry, the I/O core
- * (subsys/io registers the I/O trace events). Its trace range is the one
- * kernel/trace/trace_events.yaml gives it. */
+bool pt_spm_wait_ready(void)
+{
+	if (!pt_spm_config.enabled)
+		return false;
+	while (!__atomic_load_n(&spm_ready, __ATOMIC_ACQUIRE))
+		;
+	hal_fence();
+	return true;
+}
+
+static void spm_cpu_entry(uint32_t hart)
+{
+	int c = app_index(hart);
+	if (c < 0 || !pt_spm_wait_ready())
+		return;
+	app_svc[c].name = app_name[c];
+	pt_svc_run(&app_svc[c], app_main);
+	pt_svc_park();
+}
+
+/* Brief 0's scratchpad runtime: the application-core services (the I/O core is subsys/io's
+ * service). Its trace range is the one kernel/trace/trace_events.yaml gives it. */
 PT_SUBSYS_REGISTER(spm) = {
 	.name = "spm",
 	.boot = spm_boot,

@@ -12,27 +12,19 @@
 #include "spm.h"
 
 
-/* Shared state (spm_rt.c), used by the I/O core loop. */
+/* Shared state (spm_rt.c), used by the I/O core (subsys/io). The SPM harts run on the
+ * service-hart runtime (<partita/svc.h>): core locks are pt_svc_lock, waits pt_svc_wait_until,
+ * wake-ups pt_svc_kick. */
 extern struct pt_spm_system pt_spm_sys;
-void pt_spm_lock(struct pt_spm_core *c);
-void pt_spm_unlock(struct pt_spm_core *c);
-uint64_t pt_spm_ns_to_cycles(uint64_t ns);
-_Noreturn void pt_io_core_main(void);
-/* Sleep until `deadline_cycles` (UINT64_MAX: until an IPI), or less (wait_riscv64.c). */
-void pt_spm_wait(uint64_t deadline_cycles);
-/* Run one job on an application core with its heartbeat deadline armed (wait_riscv64.c). */
-struct pt_spm_ctx;
-void pt_spm_run_job(uintptr_t entry, struct pt_spm_ctx *ctx);
-/* Wake an application hart (CLINT msip, wait_riscv64.c). */
-void pt_spm_ipi(uint32_t hart);
-/* Give the other harts a turn (QEMU icount round-robin; see wait_riscv64.c). */
-void pt_spm_yield(void);
+/* Spin (politely) until the boot hook has built the tables; true if SPM is enabled. */
+bool pt_spm_wait_ready(void);
+/* Ask every application-core service to stop and wait until deadline_cycles for them; returns
+ * how many stopped. */
+uint32_t pt_spm_stop_apps(uint64_t deadline_cycles);
 
 /* Console rings: application cores queue lines (their jobs' ctx->puts), the I/O core writes
- * them to the UART. Take the next complete line of application core `core` into `out`
- * (NUL-terminated, no newline); returns its length, 0 if none. */
-uint32_t pt_spm_con_take(uint32_t core, char *out, uint32_t max);
-extern volatile uint32_t pt_spm_con_drops;
+ * them to the UART; one pt_svc_con per application core. */
+struct pt_svc_con *pt_spm_con(uint32_t core);
 
 /* Layout of a task inside its partition: [image | input mirror | output mirror]. */
 uint32_t pt_spm_in_off(uint32_t id);

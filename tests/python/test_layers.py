@@ -41,3 +41,16 @@ def test_kernel_including_arch_or_platform_headers_is_caught(tmp_path: Path) -> 
     assert len(got) == 2
     assert got[0].startswith('kernel/core/a.c:4: "csr.h" is not a kernel/ header')
     assert got[1].startswith("kernel/core/a.c:5: <virt.h>")
+
+
+def test_clint_address_outside_its_header_is_caught(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {
+        "platform/qemu-virt/virt.h": "#define VIRT_CLINT_BASE 0x02000000ul\n",
+        "subsys/spm/wait.c": "int x;\n#define MTIMECMP 0x2004000ul\n",
+        "arch/riscv64/entry.S": "li t2, 0x02000000\nli t3, 0x10000000\n",
+        "kernel/svc/ok.c": "unsigned y = 0x2010000u; /* just past the window */\n",
+    })
+    got = violations(root)
+    tail = " is a CLINT address outside platform/qemu-virt/virt.h (use the HAL)"
+    assert got == ["arch/riscv64/entry.S:1: 0x02000000" + tail,
+                   "subsys/spm/wait.c:2: 0x2004000" + tail]

@@ -7,6 +7,10 @@
    angle includes are freestanding compiler headers or <partita/...> headers of
    kernel/include/partita/. The one exception is <partita/hal_inline.h>, the inline HAL the
    architecture provides on purpose (docs/architecture.md, "HAL").
+3. The CLINT (the timer comparators and IPI words that QEMU's icount turn-taking reacts to)
+   has its addresses in one header, platform/qemu-virt/virt.h: a hex literal inside the
+   CLINT's window anywhere else is a raw CLINT access that bypasses the HAL (service harts
+   use partita/hal_svc.h, the scheduler's harts hal_timer_arm / hal_ipi_send).
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ FREESTANDING = {"stdint.h", "stddef.h", "stdbool.h", "stdarg.h", "stdalign.h", "
                 "limits.h", "float.h", "iso646.h"}
 SANCTIONED = {"partita/hal_inline.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
+HEX = re.compile(r"\b0[xX]([0-9a-fA-F]+)")
+CLINT_WINDOW = (0x02000000, 0x02010000)  # QEMU virt CLINT: msip, mtimecmp, mtime
+CLINT_HEADER = "platform/qemu-virt/virt.h"
 
 
 def violations(root: Path = ROOT) -> list[str]:
@@ -32,6 +39,12 @@ def violations(root: Path = ROOT) -> list[str]:
                 continue
             text = f.read_text(errors="replace")
             rel = f.relative_to(root)
+            if rel.as_posix() != CLINT_HEADER:
+                for m in HEX.finditer(text):
+                    if CLINT_WINDOW[0] <= int(m.group(1), 16) < CLINT_WINDOW[1]:
+                        line = text.count("\n", 0, m.start()) + 1
+                        out.append(f"{rel}:{line}: {m.group(0)} is a CLINT address outside "
+                                   f"{CLINT_HEADER} (use the HAL)")
             for m in INCLUDE.finditer(text):
                 line = text.count("\n", 0, m.start()) + 1
                 kind, name = m.group(1), m.group(2)

@@ -23,7 +23,7 @@ WCET_MARGIN_NS = 20_000   # entry, return and the loop's set-up are inside the m
 # - PLATFORM_SHARE: the I/O core and both application harts may compute at once, each then
 #   advances at about 1/3 of the virtual clock;
 # - TURN_LOSS_NS: QEMU hands out whole intervals between timer deadlines, at most one
-#   application heartbeat (subsys/spm/wait_riscv64.c PT_SPM_BEAT_NS = 10 us) long; at the start
+#   application heartbeat (subsys/spm/spm_rt.c PT_SPM_BEAT_NS = 10 us) long; at the start
 #   and at the end of a job each of the two other harts may hold such an interval:
 #   2 ends x 2 harts x 10 us.
 PLATFORM_SHARE = 3
