@@ -215,17 +215,6 @@ void hal_as_switch(hal_as_t as)
 	csr_write(satp, as ? as : ksatp);
 }
 
-uintptr_t hal_kvirt_to_phys(uintptr_t va)
-{
-	if (va >= HAL_KSTACK_VA && va < HAL_KSTACK_VA_END) {
-		pte_t *e = walk(kroot, va, false);
-		if (!e || !(*e & PTE_V))
-			return 0;
-		return ((*e >> 10) << 12) | (va & 0xfff);
-	}
-	return va;
-}
-
 /* Leaf PTE for va (any level), 0 if unmapped. */
 static pte_t lookup(pte_t *root, uint64_t va)
 {

@@ -1,7 +1,7 @@
 /*
  * The I/O core's network device interface: a virtio-net device on qemu-virt
  * (platform/qemu-virt/virtio/virtio_net.c) or, for deterministic measurements, an in-guest
- * synthetic packet source (io_synth.c) that produces the traffic the host tool would send.
+ * synthetic packet source (net.c) that produces the traffic the host tool would send.
  * Frames handed in and out are UDP payloads; the driver adds and strips the headers.
  */
 #ifndef PARTITA_SUBSYS_IO_NET_H

@@ -28,14 +28,6 @@ uint32_t pt_spm_unload_bytes(const struct pt_spm_task_cfg *t)
 	return t->data_bytes + t->out_mirror_bytes;
 }
 
-const char *pt_spm_status_name(uint8_t status)
-{
-	static const char *const names[] = {
-		"unloaded", "released", "loading", "loaded", "running", "completed", "unloading",
-	};
-	return status < sizeof(names) / sizeof(names[0]) ? names[status] : "?";
-}
-
 int pt_spm_init(struct pt_spm_system *s, uint32_t ncores, const uintptr_t *spm_base,
 		uint32_t part_bytes, const struct pt_spm_task_cfg *cfg, uint32_t ntasks)
 {

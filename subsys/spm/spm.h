@@ -174,6 +174,4 @@ static inline uint32_t pt_spm_slot_owner(uint64_t slot, uint32_t ncores)
 	return (uint32_t)(slot % ncores);
 }
 
-const char *pt_spm_status_name(uint8_t status);
-
 #endif

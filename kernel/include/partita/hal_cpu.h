@@ -78,8 +78,6 @@ void hal_as_switch(hal_as_t as);
 bool hal_as_check(hal_as_t as, uintptr_t va, size_t n, bool write);
 /* Free RAM after the kernel image: [lo, hi). */
 void hal_ram_range(uintptr_t *lo, uintptr_t *hi);
-/* Physical address behind a kernel-visible VA (identity except the kernel-stack window). */
-uintptr_t hal_kvirt_to_phys(uintptr_t va);
 
 /* ---- trap decoding: arch calls these core entry points ---- */
 void pt_irq_timer(void);

@@ -1,6 +1,6 @@
 """SPM additions to `partita run` / `partita report`: TDMA slot utilization and wasted slots per
 core, transfers per partition, I/O bandwidth, protocol invariants checked on the trace, and
-the SPM tasks' analysis bounds (from `partita.analysis.spm`, when that module is present)
+the SPM tasks' analysis bounds (`partita.subsys.spm.bounds`)
 merged into the run's bounds.json so the main report prints them beside observed maxima."""
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def _rule_order(tl: SpmTimeline, ncores: int) -> list[str]:
 
 
 def spm_bounds(cfg: Path, app_dirs: Sequence[str | Path] = ()) -> dict[str, dict[str, Any]]:
-    """Per SPM task: deadline, and the bound of partita.analysis.spm when it is installed."""
+    """Per SPM task: deadline and analysis bound (partita.subsys.spm.bounds)."""
     from partita.config import load_resolved
     from partita.subsys.spm import load
 
@@ -151,10 +151,8 @@ def spm_bounds(cfg: Path, app_dirs: Sequence[str | Path] = ()) -> dict[str, dict
     if spm is None:
         return {}
     out: dict[str, dict[str, Any]] = {t.name: {"deadline_ns": t.d} for t in spm.tasks}
-    try:
-        from partita.subsys.spm.bounds import bounds_for
-    except ImportError:
-        return out
+    from partita.subsys.spm.bounds import bounds_for
+
     for name, b in bounds_for(spm).items():
         out.setdefault(name, {}).update(b)
     return out
