@@ -130,3 +130,17 @@ def validated(C: object, T: object, D: object | None) -> tuple[np.ndarray, np.nd
         raise AnalysisInputError(f"C, T, D shapes differ: {Ci.shape}, {Ti.shape}, {Di.shape}")
     check_batch(Ci, Ti, Di)
     return Ci, Ti, Di
+
+
+#: Largest magnitude kept in int64 arithmetic; beyond it the batch is computed in Python ints.
+INT64_SAFE = 1 << 62
+
+
+def widen(factor: int, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The arrays unchanged if every intermediate (at most `factor` times the largest value)
+    fits in int64, else as object arrays of Python ints (exact, slower): `gedf.bcl` with
+    T near 2^63 used to overflow silently (issue 10)."""
+    top = max(int(np.abs(a).max()) if a.size else 0 for a in arrays)
+    if top * factor < INT64_SAFE:
+        return arrays
+    return tuple(np.asarray(a.astype(object)) for a in arrays)

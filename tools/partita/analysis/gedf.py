@@ -36,7 +36,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d, validated
+from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d, validated, widen
 from partita.model import Task
 
 MAX_ROUNDS = 100_000
@@ -72,8 +72,24 @@ def gfb(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarra
     return ok
 
 
+def _bak_exact(C: np.ndarray, T: np.ndarray, D: np.ndarray, k: int, m: int) -> bool:
+    """BAK's condition for task k of one set in rationals (the float form is only a filter)."""
+    lam = Fraction(int(C[k]), int(D[k]))
+    Dk = int(D[k])
+    lhs = Fraction(0)
+    for c, t, d in zip(C.tolist(), T.tolist(), D.tolist(), strict=True):
+        u = Fraction(c, t)
+        beta = u * (1 + Fraction(t - d, Dk))
+        if u > lam:
+            beta += (c - lam * t) / Dk
+        lhs += min(beta, Fraction(1))
+    return lhs <= m * (1 - lam) + lam
+
+
 def bak(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarray:
-    """BAK (Baker 2003, single-lambda form) per set."""
+    """BAK (Baker 2003, single-lambda form) per set; exact verdict: float64 decides the
+    conditions whose margin exceeds a bound on their rounding error, rationals decide the
+    others (issue 10: C=[2,1,16], T=D=[10,5,20], m=2 is an exact tie and is accepted)."""
     _check_m(m)
     C, T, D = _prep(C, T, D)
     U = C / T
@@ -84,7 +100,17 @@ def bak(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarra
     beta = beta + np.where(heavy, (C[:, None, :] - lam[:, :, None] * T[:, None, :]) / Dk, 0.0)
     lhs = np.minimum(beta, 1.0).sum(axis=2)
     rhs = m * (1.0 - lam) + lam
-    return (lhs <= rhs).all(axis=1)
+    # Every float operation errs by <= 2^-53 of its operands' magnitude; `mag` bounds the
+    # magnitudes entering each condition (and U_i vs lambda_k), so 1e-12 * mag (> 1000 ulps
+    # of it) bounds the error of lhs - rhs.
+    mag = (U[:, None, :] * (1.0 + (T + D)[:, None, :] / Dk)
+           + (C[:, None, :] + lam[:, :, None] * T[:, None, :]) / Dk).sum(axis=2) + m + 1.0
+    ok = lhs <= rhs
+    near = np.abs(lhs - rhs) <= 1e-12 * mag
+    near |= (np.abs(U[:, None, :] - lam[:, :, None]) <= 1e-12).any(axis=2)
+    for s, k in np.argwhere(near):
+        ok[s, k] = _bak_exact(C[s], T[s], D[s], int(k), m)
+    return ok.all(axis=1)
 
 
 def _edf_interference(C: np.ndarray, T: np.ndarray, D: np.ndarray, S: np.ndarray
@@ -112,6 +138,7 @@ def bcl(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarra
     """BCL (TPDS 2009) per set."""
     _check_m(m)
     C, T, D = _prep(C, T, D)
+    C, T, D = widen(C.shape[1] + m + 4, C, T, D)
     ok, _ = _bcl_round(C, T, D, np.zeros_like(C), m)
     return ok.all(axis=1)
 
@@ -120,6 +147,7 @@ def bcl_iterative(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) ->
     """Slack-iterative BCL (TPDS 2009 §6) per set, Jacobi rounds in lock step."""
     _check_m(m)
     C, T, D = _prep(C, T, D)
+    C, T, D = widen(C.shape[1] + m + 4, C, T, D)
     Sl = np.zeros_like(C)
     res = np.zeros(C.shape[0], dtype=bool)
     live = np.arange(C.shape[0])
@@ -144,6 +172,7 @@ def rta_bounds(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int
     number of a failing set is a bound."""
     _check_m(m)
     C, T, D = _prep(C, T, D)
+    C, T, D = widen(2 * (C.shape[1] + m + 4), C, T, D)
     n = C.shape[1]
     eye = np.eye(n, dtype=bool)[None]
     R = C.copy()

@@ -23,7 +23,7 @@ from fractions import Fraction
 import numpy as np
 
 from partita.analysis import edf, fp
-from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d
+from partita.analysis.errors import AnalysisInputError, as_arrays, validated
 from partita.model import Task
 
 HEURISTICS = ("first-fit", "next-fit", "best-fit", "worst-fit")
@@ -80,10 +80,10 @@ def partition(tasks: Sequence[Task], m: int, heuristic: str = "first-fit",
     fits = _edf_fits if scheduler == "edf" else _fp_fits(fp_test)
     if scheduler not in ("edf", "fp"):
         raise AnalysisInputError(f"unknown scheduler {scheduler!r}; use 'edf' or 'fp'")
-    dens = a.C / np.minimum(a.D, a.T)
-    order = sorted(range(a.n), key=lambda i: (-dens[i], i))
+    dens = [Fraction(int(c), int(min(d, t))) for c, t, d in zip(a.C, a.T, a.D, strict=True)]
+    order = sorted(range(a.n), key=lambda i: (-dens[i], i))   # exact: ties to lowest index
     bins: list[list[int]] = [[] for _ in range(m)]
-    load = [0.0] * m
+    load = [Fraction(0)] * m
     cur = 0
     mapping: dict[str, int] = {}
     for i in order:
@@ -106,7 +106,7 @@ def partition(tasks: Sequence[Task], m: int, heuristic: str = "first-fit",
         if chosen is None:
             return PartitionResult(None, a.names[i])
         bins[chosen].append(i)
-        load[chosen] += float(dens[i])
+        load[chosen] += dens[i]
         mapping[a.names[i]] = chosen
     return PartitionResult(mapping, None)
 
@@ -116,42 +116,78 @@ def partition_batch(C: np.ndarray, T: np.ndarray, m: int, heuristic: str = "firs
     """Vectorised partitioning of implicit-deadline sets (S, n).
 
     Admission is U <= 1 per core for "edf" (exact) and the hyperbolic bound for "fp"
-    (sufficient). Returns (core (S, n) with -1 for unplaced, ok (S,)). Float64
-    utilizations: a core loaded to within ~1e-15 of 1 may be decided either way."""
+    (sufficient). Returns (core (S, n) with -1 for unplaced, ok (S,)). Verdicts and
+    tie-breaks are exact: float64 loads decide what is clear by more than a bound on their
+    rounding error (1e-12 * n), rationals decide the rest (a core loaded to exactly U = 1
+    accepts; best-/worst-fit ties go to the lowest index; issue 10)."""
     if heuristic not in HEURISTICS:
         raise AnalysisInputError(f"unknown heuristic {heuristic!r}; choose from {HEURISTICS}")
-    C, T = batch2d(C), batch2d(T)
+    if scheduler not in ("edf", "fp"):
+        raise AnalysisInputError(f"unknown scheduler {scheduler!r}; use 'edf' or 'fp'")
+    if m < 1:
+        raise AnalysisInputError(f"m must be >= 1, got {m}")
+    C, T, _ = validated(C, T, None)
     S, n = C.shape
     u = C / T
-    order = np.argsort(-u, axis=1, kind="stable")
+    order = _decreasing(C, T)
     us = np.take_along_axis(u, order, axis=1)
     rows = np.arange(S)
-    if scheduler == "edf":
-        load = np.zeros((S, m))
-    elif scheduler == "fp":
-        load = np.ones((S, m))          # product of (1 + u) per core
-    else:
-        raise AnalysisInputError(f"unknown scheduler {scheduler!r}; use 'edf' or 'fp'")
+    edf_ = scheduler == "edf"
+    load = np.zeros((S, m)) if edf_ else np.ones((S, m))    # fp: product of (1 + u)
+    cap = 1.0 if edf_ else 2.0
+    tol = 1e-12 * (n + 1)
     core = np.full((S, n), -1, dtype=np.int64)
     ok = np.ones(S, dtype=bool)
     cur = np.zeros(S, dtype=np.int64)
+
+    def exact(s: int, b: int, extra: int | None) -> Fraction:
+        js = [j for j in range(n) if core[s, j] == b] + ([extra] if extra is not None else [])
+        if edf_:
+            return sum((Fraction(int(C[s, j]), int(T[s, j])) for j in js), Fraction(0))
+        out = Fraction(1)
+        for j in js:
+            out *= 1 + Fraction(int(C[s, j]), int(T[s, j]))
+        return out
+
     for k in range(n):
         x = us[:, k:k + 1]
-        new = load + x if scheduler == "edf" else load * (1.0 + x)
-        fits = new <= (1.0 if scheduler == "edf" else 2.0)
-        if heuristic == "first-fit":
+        new = load + x if edf_ else load * (1.0 + x)
+        fits = new <= cap
+        for s, b in np.argwhere((np.abs(new - cap) <= tol) & ok[:, None]):
+            fits[s, b] = exact(int(s), int(b), int(order[s, k])) <= cap
+        if heuristic == "next-fit":
+            fits &= np.arange(m)[None, :] >= cur[:, None]
+        if heuristic in ("first-fit", "next-fit"):
             pick = np.argmax(fits, axis=1)
-        elif heuristic == "next-fit":
-            idx = np.arange(m)[None, :]
-            fits = fits & (idx >= cur[:, None])
-            pick = np.argmax(fits, axis=1)
-            cur = np.where(fits.any(axis=1), pick, cur)
-        elif heuristic == "best-fit":
-            pick = np.argmax(np.where(fits, load, -np.inf), axis=1)
         else:
-            pick = np.argmin(np.where(fits, load, np.inf), axis=1)
+            best = heuristic == "best-fit"
+            key = np.where(fits, load, -np.inf) if best else np.where(fits, -load, -np.inf)
+            pick = np.argmax(key, axis=1)
+            top = key[rows, pick][:, None]
+            with np.errstate(invalid="ignore"):               # -inf - -inf: no fit at all
+                close = fits & (np.abs(key - top) <= tol)
+            for s in np.flatnonzero((close.sum(axis=1) > 1) & ok):
+                cands = np.flatnonzero(close[s]).tolist()
+                ex = {b: exact(int(s), b, None) for b in cands}
+                pick[s] = min(cands, key=lambda b, s=s: (-ex[b] if best else ex[b], b))
+        if heuristic == "next-fit":
+            cur = np.where(fits.any(axis=1), pick, cur)
         placed = fits[rows, pick] & ok
         ok &= fits.any(axis=1)
         load[rows[placed], pick[placed]] = new[rows[placed], pick[placed]]
         core[rows[placed], order[placed, k]] = pick[placed]
     return core, ok
+
+
+def _decreasing(C: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """Per set, task indices by decreasing utilization C/T, ties by lowest index, compared
+    exactly (cross-multiplied in Python ints where floats cannot tell two apart)."""
+    u = C / T
+    order = np.argsort(-u, axis=1, kind="stable")
+    us = np.take_along_axis(u, order, axis=1)
+    near = (np.abs(np.diff(us, axis=1)) <= 1e-12 * us[:, 1:]).any(axis=1) if u.shape[1] > 1 \
+        else np.zeros(u.shape[0], dtype=bool)
+    for s in np.flatnonzero(near):
+        order[s] = sorted(range(u.shape[1]),
+                          key=lambda i, s=s: (-Fraction(int(C[s, i]), int(T[s, i])), i))
+    return order
