@@ -175,3 +175,31 @@ def test_partition_batch_equals_rational_reference_on_tie_prone_sets() -> None:
             assert bool(ok[0]) == rok, (h, C, T, m)
             if rok:
                 assert core[0].tolist() == rc, (h, C, T, m)
+
+
+def test_config_uses_the_analysis_partitioner() -> None:
+    """One packer: `partita.config.partition.assign` gives `analysis.partition.place`'s
+    mapping (exact loads, lowest-index ties), keeping the configuration's NoFit message."""
+    from partita.analysis import partition
+    from partita.config.partition import NoFit, assign
+    from partita.model import Task
+    for C, T, m, h, _ in [([2, 24, 1, 1, 19, 10], [15, 30, 7, 6, 30, 10], 3, "worst-fit", 0),
+                          ([5, 3, 1, 5, 1], [10, 3, 3, 6, 10], 3, "worst-fit", 0),
+                          ([23, 1, 1], [30, 5, 30], 1, "first-fit", 0),
+                          ([1, 1, 1, 1], [3, 3, 3, 3], 2, "best-fit", 0)]:
+        ts = [Task(name=f"t{i}", wcet_ns=c, period_ns=t) for i, (c, t) in enumerate(zip(C, T))]
+        got = assign(ts, [4, 6, 9][:m], h)
+        want = partition.place(C, T, None, m, h).cores
+        assert got == {f"t{i}": [4, 6, 9][b] for i, b in enumerate(want)}
+        assert want == _ref_partition(C, T, m, h)[0]
+    # U = 1 + 1e-13: the old float packer (epsilon 1e-12) accepted it on one cpu
+    big = 10**13
+    ts = [Task(name="a", wcet_ns=1, period_ns=2), Task(name="b", wcet_ns=big // 2 + 1,
+                                                         period_ns=big)]
+    with pytest.raises(NoFit, match=r"thread 'a' \(density 0.500\) fits on no cpu "
+                                    r"\(EDF loads: cpu0=0.500\)"):
+        assign(ts, [0], "first-fit")
+    # pinned threads are placed first and count in the loads
+    pin = Task(name="p", wcet_ns=6, period_ns=10)
+    got = assign([Task(name="x", wcet_ns=5, period_ns=10)], [0, 1], "first-fit", {0: [pin]})
+    assert got == {"x": 1}

@@ -27,10 +27,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 
-from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d, validated
+from partita.analysis.errors import AnalysisInputError, as_arrays, batch2d, one_set, validated
+from partita.analysis.result import Result
 from partita.model import Task
 
 _BIG = np.int64(1) << np.int64(62)
@@ -118,6 +120,80 @@ def qpa_batch(C: np.ndarray, T: np.ndarray, D: np.ndarray) -> np.ndarray:
         t[live] = nt
         live = live[cont]
     return res
+
+
+def _u_exact(C: Sequence[int], T: Sequence[int]) -> Fraction | float:
+    """Total utilization: a float when it is clearly away from 1, else exact."""
+    u = 0.0
+    for c, t in zip(C, T, strict=True):
+        u += c / t
+    if abs(u - 1.0) <= 1e-9:
+        return sum((Fraction(c, t) for c, t in zip(C, T, strict=True)), Fraction(0))
+    return u
+
+
+def qpa_check(C: Sequence[int], T: Sequence[int], D: Sequence[int]) -> tuple[bool, str, int]:
+    """Scalar QPA on Python ints (any deadlines): (verdict, reason, h(t) evaluations).
+
+    The same algorithm as `qpa_batch` with L = L_a (U < 1) or the synchronous busy period
+    (U = 1); both bound the deadlines to check (George, Rivierre & Spuri 1996)."""
+    u = _u_exact(C, T)
+    if u > 1:
+        return False, f"utilization {float(u):.6f} > 1", 0
+    tasks = list(zip(C, T, D, strict=True))
+    if all(d >= t for _, t, d in tasks):
+        return True, "U <= 1 and every D >= T", 0
+    if u < 1:
+        # L_a = max(D_max, sum (T - D) U / (1 - U)), rounded up with a margin: a larger L is
+        # still a valid horizon, it only adds points that QPA skips over.
+        la = sum((t - d) * c / t for c, t, d in tasks) / (1.0 - float(u))
+        L = max(max(D), int(la * (1 + 1e-9)) + 2)
+    else:
+        w = sum(C)
+        while True:
+            nw = sum(-(-w // t) * c for c, t, _ in tasks)
+            if nw == w:
+                break
+            w = nw
+        L = w
+    dmin = min(D)
+
+    def below(x: int) -> int:           # largest absolute deadline < x, or -1
+        best = -1
+        for _, t, d in tasks:
+            if d < x:
+                v = (x - 1 - d) // t * t + d
+                if v > best:
+                    best = v
+        return best
+
+    t = below(L)
+    evals = 0
+    while t >= 0:
+        h = 0
+        for c, p, d in tasks:
+            if d <= t:
+                h += ((t - d) // p + 1) * c
+        evals += 1
+        if h > t:
+            return False, f"demand {h} > {t} in [0, {t}]", evals
+        if h <= dmin:
+            break
+        t = h if h < t else below(t)
+    return True, "QPA: demand <= supply at every deadline", evals
+
+
+def qpa_exact(C: Sequence[int], T: Sequence[int], D: Sequence[int]) -> bool:
+    """Exact EDF verdict of one set of Python ints (no validation: internal fast path)."""
+    return qpa_check(C, T, D)[0]
+
+
+def qpa_one(C: Sequence[int] | np.ndarray, T: Sequence[int] | np.ndarray,
+            D: Sequence[int] | np.ndarray | None = None, m: int = 1) -> Result:
+    """Exact uniprocessor EDF test of one set (QPA) as a `Result` (no per-task bounds)."""
+    c, t, d = one_set(C, T, D, m, uniproc=True)
+    ok, why, _ = qpa_check(c, t, d)
+    return Result(ok, None, why, "edf-qpa")
 
 
 def pdc_batch(C: np.ndarray, T: np.ndarray, D: np.ndarray, max_points: int = 2_000_000

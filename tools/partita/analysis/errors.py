@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -144,3 +145,52 @@ def widen(factor: int, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
     if top * factor < INT64_SAFE:
         return arrays
     return tuple(np.asarray(a.astype(object)) for a in arrays)
+
+
+def _int_list(x: object, name: str) -> list[int]:
+    vals = x.tolist() if isinstance(x, np.ndarray) else list(x)  # type: ignore[call-overload]
+    if set(map(type, vals)) == {int}:
+        return vals
+    for k, v in enumerate(vals):
+        if type(v) is not int:
+            if isinstance(v, float) and v.is_integer():
+                vals[k] = int(v)
+                continue
+            if isinstance(v, np.integer):
+                vals[k] = int(v)
+                continue
+            raise AnalysisInputError(f"{name}: task {k}: {v!r} is not an integer (the tests "
+                                     "are exact: give integer ns or scale the set)")
+    return vals
+
+
+def one_set(C: object, T: object, D: object | None, m: int = 1, *, uniproc: bool = False,
+            constrained: bool = False) -> tuple[list[int], list[int], list[int]]:
+    """One task set (C, T, D) as lists of Python ints, validated: same non-zero length,
+    C, T, D > 0, C <= D, D <= T if `constrained`, m >= 1 (= 1 if `uniproc`). D None = T.
+    Errors name the argument and the task index."""
+    c, t = _int_list(C, "C"), _int_list(T, "T")
+    d = t if D is None else _int_list(D, "D")
+    n = len(c)
+    if n == 0:
+        raise AnalysisInputError("empty task set: at least one task is needed")
+    if len(t) != n or len(d) != n:
+        raise AnalysisInputError(f"C, T, D lengths differ: {n}, {len(t)}, {len(d)}")
+    if m < 1 or (uniproc and m != 1):
+        raise AnalysisInputError(f"m must be {'1 (uniprocessor test)' if uniproc else '>= 1'}, "
+                                 f"got {m}")
+    # the common case in C-speed builtins; the loop below only names the culprit
+    if min(t) > 0 and min(c) > 0 and all(map(operator.le, c, d)) and \
+            (not constrained or all(map(operator.le, d, t))):
+        return c, t, d
+    for k in range(n):
+        if t[k] <= 0:
+            raise AnalysisInputError(f"T: task {k}: period must be > 0, got {t[k]}")
+        if c[k] <= 0:
+            raise AnalysisInputError(f"C: task {k}: WCET must be > 0, got {c[k]}")
+        if c[k] > d[k]:
+            raise AnalysisInputError(f"C: task {k}: WCET {c[k]} exceeds deadline D = {d[k]}")
+        if constrained and d[k] > t[k]:
+            raise AnalysisInputError(f"D: task {k}: deadline {d[k]} > period {t[k]}; this "
+                                     "test supports constrained deadlines (D <= T) only")
+    raise AssertionError("unreachable: a check above failed")

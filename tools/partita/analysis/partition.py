@@ -16,6 +16,7 @@ task that does not fit.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,7 +24,8 @@ from fractions import Fraction
 import numpy as np
 
 from partita.analysis import edf, fp
-from partita.analysis.errors import AnalysisInputError, as_arrays, validated
+from partita.analysis.errors import AnalysisInputError, as_arrays, one_set, validated
+from partita.analysis.result import Result
 from partita.model import Task
 
 HEURISTICS = ("first-fit", "next-fit", "best-fit", "worst-fit")
@@ -43,9 +45,8 @@ class PartitionResult:
 
 
 def _edf_fits(C: list[int], T: list[int], D: list[int]) -> bool:
-    if all(d == t for d, t in zip(D, T, strict=True)):
-        return sum(Fraction(c, t) for c, t in zip(C, T, strict=True)) <= 1
-    return bool(edf.qpa_batch(np.array(C), np.array(T), np.array(D))[0])
+    """Exact uniprocessor EDF admission (U <= 1 when every D >= T, else QPA)."""
+    return edf.qpa_exact(C, T, D)
 
 
 def _fp_fits(test: str) -> Callable[[list[int], list[int], list[int]], bool]:
@@ -68,47 +69,168 @@ def _fp_fits(test: str) -> Callable[[list[int], list[int], list[int]], bool]:
     return fits
 
 
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Outcome of `place`: `cores[i]` for every task placed (-1: not placed), `failed` the
+    index of the first task (in packing order) that fit on no core, `loads` the density per
+    core at the end or at the failure (float, for messages; decisions are exact)."""
+
+    cores: list[int]
+    failed: int | None
+    loads: list[float]
+
+
+_TOL = 1e-12  # relative margin under which float loads are re-decided in rationals
+
+
+def place(C: Sequence[int] | np.ndarray, T: Sequence[int] | np.ndarray,
+          D: Sequence[int] | np.ndarray | None = None, m: int = 1,
+          heuristic: str = "first-fit", scheduler: str = "edf", fp_test: str = "rta",
+          fixed: Sequence[int] | None = None) -> Placement:
+    """Bin packing of one set (integer ns, any deadlines for EDF) on cores 0..m-1.
+
+    Tasks with `fixed[i] >= 0` are put on that core first (in input order, without test);
+    the others go in decreasing density C/min(D, T), then utilization, then lowest index,
+    compared exactly. Admission is exact per core (EDF: U <= 1 when every D >= T, the density
+    bound or QPA otherwise; FP: `fp_test` with DM priorities). Best-fit takes the passing core
+    with the highest density load, worst-fit the lowest; ties go to the lowest index."""
+    if heuristic not in HEURISTICS:
+        raise AnalysisInputError(f"unknown heuristic {heuristic!r}; choose from {HEURISTICS}")
+    if scheduler not in ("edf", "fp"):
+        raise AnalysisInputError(f"unknown scheduler {scheduler!r}; use 'edf' or 'fp'")
+    if m < 1:
+        raise AnalysisInputError(f"m must be >= 1, got {m}")
+    c_, t_, d_ = one_set(C, T, D, m)
+    n = len(c_)
+    util = [c / t for c, t in zip(c_, t_, strict=True)]
+    implicit = D is None or all(d >= t for d, t in zip(d_, t_, strict=True))
+    if implicit:
+        dmin, dens = t_, util
+    else:
+        dmin = [d if d < t else t for d, t in zip(d_, t_, strict=True)]
+        dens = [c / d for c, d in zip(c_, dmin, strict=True)]
+    free = range(n) if fixed is None else [i for i in range(n) if fixed[i] < 0]
+    # stable sort, so equal floats keep the lowest index first; floats too close to order
+    # safely (or equal, where the secondary key counts) are re-sorted in rationals
+    order = sorted(free, key=dens.__getitem__, reverse=True)
+    ds = [dens[i] for i in order]
+    if len(ds) > 1 and min(map(operator.sub, ds, ds[1:])) <= _TOL * ds[0]:   # conservative
+        order.sort(key=lambda i: (-Fraction(c_[i], dmin[i]), -Fraction(c_[i], t_[i]), i))
+    # D >= T everywhere (implicit deadlines): EDF admission is U <= 1, decided on float loads
+    # with a rational fallback near 1; otherwise the core's whole set is tested.
+    simple = scheduler == "edf" and implicit
+    fits_set = _edf_fits if scheduler == "edf" else _fp_fits(fp_test)
+    bins: list[list[int]] = [[] for _ in range(m)]
+    load = [0.0] * m                           # density per core (float filter)
+    cores = [-1] * n
+    if fixed is not None:
+        for i in range(n):
+            b = fixed[i]
+            if b >= m:
+                raise AnalysisInputError(f"task {i}: fixed core {b} >= m = {m}")
+            if b >= 0:
+                bins[b].append(i)
+                load[b] += dens[i]
+                cores[i] = b
+
+    def exact_load(b: int) -> Fraction:
+        return sum((Fraction(c_[j], dmin[j]) for j in bins[b]), Fraction(0))
+
+    def ok(b: int, i: int) -> bool:
+        if simple:
+            x = load[b] + util[i]
+            if x <= 1.0 - _TOL * (len(bins[b]) + 2):
+                return True
+            if x > 1.0 + _TOL * (len(bins[b]) + 2):
+                return False
+            return exact_load(b) + Fraction(c_[i], t_[i]) <= 1
+        idx = bins[b] + [i]
+        return fits_set([c_[j] for j in idx], [t_[j] for j in idx], [d_[j] for j in idx])
+
+    cur = 0
+    if simple and heuristic == "first-fit" and fixed is None:
+        return _first_fit_u(c_, t_, util, order, m)
+    for i in order:
+        chosen = -1
+        if heuristic == "first-fit":
+            for b in range(m):
+                if ok(b, i):
+                    chosen = b
+                    break
+        elif heuristic == "next-fit":
+            while cur < m and not ok(cur, i):
+                cur += 1
+            chosen = cur if cur < m else -1
+        else:
+            cands = [b for b in range(m) if ok(b, i)]
+            if cands:
+                sign = -1.0 if heuristic == "best-fit" else 1.0
+                chosen = min(cands, key=lambda b: (sign * load[b], b))
+                lo = sign * load[chosen]
+                near = [b for b in cands if abs(sign * load[b] - lo) <= _TOL * (n + 1)]
+                if len(near) > 1:                  # float loads too close to tell: exact
+                    chosen = min(near, key=lambda b: (int(sign) * exact_load(b), b))
+        if chosen < 0:
+            return Placement(cores, i, load)
+        bins[chosen].append(i)
+        load[chosen] += dens[i]
+        cores[i] = chosen
+    return Placement(cores, None, load)
+
+
+def _fits_exactly(c_: list[int], t_: list[int], cores: list[int], b: int, i: int) -> bool:
+    """U <= 1 on core b with task i added, in rationals."""
+    tot = Fraction(c_[i], t_[i])
+    for j, cj in enumerate(cores):
+        if cj == b:
+            tot += Fraction(c_[j], t_[j])
+    return tot <= 1
+
+
+def _first_fit_u(c_: list[int], t_: list[int], util: list[float], order: list[int], m: int
+                 ) -> Placement:
+    """The hot path of `place` (P-EDF first-fit, every D >= T), kept small: a core whose
+    float load stays below 1 - 1e-9 accepts (float error is < 1e-13 here), above 1 + 1e-9
+    rejects, and anything in between is decided in rationals."""
+    load = [0.0] * m
+    cores = [-1] * len(c_)
+    lo, hi = 1.0 - 1e-9, 1.0 + 1e-9
+    for i in order:
+        ui = util[i]
+        b = 0
+        for x in load:
+            y = x + ui
+            if y <= lo or (y <= hi and _fits_exactly(c_, t_, cores, b, i)):
+                break
+            b += 1
+        else:
+            return Placement(cores, i, load)
+        load[b] += ui
+        cores[i] = b
+    return Placement(cores, None, load)
+
+
+def pack(C: Sequence[int] | np.ndarray, T: Sequence[int] | np.ndarray,
+         D: Sequence[int] | np.ndarray | None = None, m: int = 1,
+         heuristic: str = "first-fit", scheduler: str = "edf", fp_test: str = "rta"
+         ) -> Result:
+    """`place` as a `Result`: schedulable iff every task was placed; `cores` the mapping."""
+    p = place(C, T, D, m, heuristic, scheduler, fp_test)
+    name = f"p{scheduler}-{heuristic}"
+    if p.failed is None:
+        return Result(True, None, f"all tasks placed on {m} cores", name, tuple(p.cores))
+    return Result(False, None, f"task {p.failed} fits on no core", name, None)
+
+
 def partition(tasks: Sequence[Task], m: int, heuristic: str = "first-fit",
               scheduler: str = "edf", fp_test: str = "rta") -> PartitionResult:
     """Partition `tasks` on `m` cores with `heuristic` (decreasing order) for
-    `scheduler` in {"edf", "fp"}."""
-    if heuristic not in HEURISTICS:
-        raise AnalysisInputError(f"unknown heuristic {heuristic!r}; choose from {HEURISTICS}")
-    if m < 1:
-        raise AnalysisInputError(f"m must be >= 1, got {m}")
+    `scheduler` in {"edf", "fp"} (D <= T; see `place` for arbitrary deadlines)."""
     a = as_arrays(tasks, constrained=True)
-    fits = _edf_fits if scheduler == "edf" else _fp_fits(fp_test)
-    if scheduler not in ("edf", "fp"):
-        raise AnalysisInputError(f"unknown scheduler {scheduler!r}; use 'edf' or 'fp'")
-    dens = [Fraction(int(c), int(min(d, t))) for c, t, d in zip(a.C, a.T, a.D, strict=True)]
-    order = sorted(range(a.n), key=lambda i: (-dens[i], i))   # exact: ties to lowest index
-    bins: list[list[int]] = [[] for _ in range(m)]
-    load = [Fraction(0)] * m
-    cur = 0
-    mapping: dict[str, int] = {}
-    for i in order:
-        def ok(b: int, i: int = i) -> bool:
-            idx = bins[b] + [i]
-            return fits([int(a.C[j]) for j in idx], [int(a.T[j]) for j in idx],
-                        [int(a.D[j]) for j in idx])
-        chosen = None
-        if heuristic == "first-fit":
-            chosen = next((b for b in range(m) if ok(b)), None)
-        elif heuristic == "next-fit":
-            while cur < m and not ok(cur):
-                cur += 1
-            chosen = cur if cur < m else None
-        else:
-            cands = [b for b in range(m) if ok(b)]
-            if cands:
-                sign = -1 if heuristic == "best-fit" else 1
-                chosen = min(cands, key=lambda b: (sign * load[b], b))
-        if chosen is None:
-            return PartitionResult(None, a.names[i])
-        bins[chosen].append(i)
-        load[chosen] += dens[i]
-        mapping[a.names[i]] = chosen
-    return PartitionResult(mapping, None)
+    p = place(a.C, a.T, a.D, m, heuristic, scheduler, fp_test)
+    if p.failed is not None:
+        return PartitionResult(None, a.names[p.failed])
+    return PartitionResult({a.names[i]: p.cores[i] for i in range(a.n)}, None)
 
 
 def partition_batch(C: np.ndarray, T: np.ndarray, m: int, heuristic: str = "first-fit",
