@@ -113,6 +113,8 @@ def int_batch(x: object, name: str) -> np.ndarray:
     a = batch2d(np.asarray(x))
     if a.dtype.kind in "iu":
         return a.astype(np.int64)
+    if a.dtype.kind == "O" and all(type(v) is int for v in a.flat):
+        return a          # Python ints beyond int64 (exact; the tests widen as needed)
     if a.dtype.kind != "f":
         raise AnalysisInputError(f"{name}: integers expected (ns or ticks), got {a.dtype}")
     if not np.isfinite(a).all() or (a != np.floor(a)).any():
@@ -169,8 +171,13 @@ def one_set(C: object, T: object, D: object | None, m: int = 1, *, uniproc: bool
     """One task set (C, T, D) as lists of Python ints, validated: same non-zero length,
     C, T, D > 0, C <= D, D <= T if `constrained`, m >= 1 (= 1 if `uniproc`). D None = T.
     Errors name the argument and the task index."""
-    c, t = _int_list(C, "C"), _int_list(T, "T")
-    d = t if D is None else _int_list(D, "D")
+    if type(C) is list and type(T) is list and (D is None or type(D) is list) and \
+            set(map(type, C + T + (D or []))) == {int}:
+        c, t = C, T                         # the callers' lists, never modified
+        d = t if D is None else D  # type: ignore[assignment]
+    else:
+        c, t = _int_list(C, "C"), _int_list(T, "T")
+        d = t if D is None else _int_list(D, "D")
     n = len(c)
     if n == 0:
         raise AnalysisInputError("empty task set: at least one task is needed")

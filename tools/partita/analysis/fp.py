@@ -31,7 +31,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from partita.analysis.errors import AnalysisInputError, TaskArrays, as_arrays, batch2d, validated
+from partita.analysis.errors import (
+    AnalysisInputError,
+    TaskArrays,
+    as_arrays,
+    batch2d,
+    one_set,
+    validated,
+)
+from partita.analysis.result import Result
 from partita.model import Task
 
 #: Response time marker for "no bound found below the limit" in array results.
@@ -121,6 +129,25 @@ def rta(tasks: Sequence[Task], blocking_ns: Sequence[int] | None = None) -> RtaR
     bounds = [rta_one(a.C.tolist(), a.T.tolist(), a.D.tolist(), k, a.J.tolist(), B[k])
               for k in range(a.n)]
     return _reorder(a, order, bounds)
+
+
+def rta_set(C: object, T: object, D: object | None = None, m: int = 1,
+            J: Sequence[int] | None = None, B: Sequence[int] | None = None) -> Result:
+    """Preemptive FP RTA of one set in priority order (index 0 highest), any deadlines, with
+    optional per-task release jitter J and blocking B, as a `Result` (bounds: None for a task
+    whose response exceeds its deadline)."""
+    c, t, d = one_set(C, T, D, m, uniproc=True)
+    n = len(c)
+    j = [0] * n if J is None else [int(x) for x in J]
+    b = [0] * n if B is None else [int(x) for x in B]
+    if len(j) != n or len(b) != n or min(j) < 0 or min(b) < 0:
+        raise AnalysisInputError(f"J, B: {n} values >= 0 expected")
+    bounds = tuple(rta_one(c, t, d, k, j, b[k]) for k in range(n))
+    bad = [k for k, x in enumerate(bounds) if x is None]
+    if not bad:
+        return Result(True, bounds, "every response <= its deadline", "fp-rta")
+    return Result(False, bounds, f"task {bad[0]}: no response bound <= its deadline "
+                  f"{d[bad[0]]}", "fp-rta")
 
 
 def np_rta_one(C: Sequence[int], T: Sequence[int], D: Sequence[int], i: int,
