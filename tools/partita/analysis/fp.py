@@ -25,6 +25,7 @@ Priorities follow the array order (index 0 = highest) unless tasks carry `priori
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -131,6 +132,33 @@ def rta(tasks: Sequence[Task], blocking_ns: Sequence[int] | None = None) -> RtaR
     return _reorder(a, order, bounds)
 
 
+def _rta_constrained(c: list[int], t: list[int], d: list[int]) -> tuple[int | None, ...]:
+    """`rta_one` of every task for D <= T, J = B = 0 (then only the first job matters and
+    the iteration stops above D): the fixed point of task k starts at R_{k-1} + C_k, a lower
+    bound (task k runs only once task k-1's first job is done, at R_{k-1}; Sjodin & Hansson,
+    "Improved response-time analysis calculations", RTSS 1998)."""
+    out: list[int | None] = []
+    prev = 0
+    for k in range(len(c)):
+        ck, dk = c[k], d[k]
+        hc, ht = c[:k], t[:k]
+        w = prev + ck
+        while w <= dk:
+            nw = ck
+            for cj, tj in zip(hc, ht):
+                nw += -(-w // tj) * cj
+            if nw == w:
+                break
+            w = nw
+        if w > dk:
+            out.append(None)
+            prev = sum(hc) + ck        # no bound: restart the next task from its own sum
+        else:
+            out.append(w)
+            prev = w
+    return tuple(out)
+
+
 def rta_set(C: object, T: object, D: object | None = None, m: int = 1,
             J: Sequence[int] | None = None, B: Sequence[int] | None = None) -> Result:
     """Preemptive FP RTA of one set in priority order (index 0 highest), any deadlines, with
@@ -142,7 +170,11 @@ def rta_set(C: object, T: object, D: object | None = None, m: int = 1,
     b = [0] * n if B is None else [int(x) for x in B]
     if len(j) != n or len(b) != n or min(j) < 0 or min(b) < 0:
         raise AnalysisInputError(f"J, B: {n} values >= 0 expected")
-    bounds = tuple(rta_one(c, t, d, k, j, b[k]) for k in range(n))
+    if J is None and B is None and d is t or (not any(j) and not any(b) and
+                                                all(map(operator.le, d, t))):
+        bounds = _rta_constrained(c, t, d)
+    else:
+        bounds = tuple(rta_one(c, t, d, k, j, b[k]) for k in range(n))
     bad = [k for k, x in enumerate(bounds) if x is None]
     if not bad:
         return Result(True, bounds, "every response <= its deadline", "fp-rta")

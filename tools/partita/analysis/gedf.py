@@ -351,15 +351,15 @@ def _bcl_parts(c: list[int], t: list[int], d: list[int], m: int
     D_k - N T_i = r + D_i - T_i."""
     Ca, Ta, Da = _np(m, c, t, d)
     n = len(c)
-    q, r = np.divmod(Da[:, None] - Da, Ta)
-    q += 1
-    body = q * Ca
-    r += Da - Ta
+    DT = Da - Ta
+    N, rest = np.divmod(Da[:, None] - DT, Ta)   # divmod(D_k - D_i + T_i, T_i) = (q + 1, r)
+    body = N * Ca
+    rest += DT
     body.ravel()[::n + 1] = 0
-    r.ravel()[::n + 1] = -(1 << 62) if r.dtype != object else -max(d) - 1
+    rest.ravel()[::n + 1] = -(1 << 62) if rest.dtype != object else -max(d) - 1
     cap = Da - Ca
     cap += 1
-    return body, r, cap[:, None], Ca
+    return body, rest, cap[:, None], Ca
 
 
 def _bcl_sum(body: np.ndarray, rest: np.ndarray, cap: np.ndarray, Ca: np.ndarray,
