@@ -145,7 +145,7 @@ def _rta_constrained(c: list[int], t: list[int], d: list[int]) -> tuple[int | No
         w = prev + ck
         while w <= dk:
             nw = ck
-            for cj, tj in zip(hc, ht):
+            for cj, tj in zip(hc, ht, strict=True):
                 nw += -(-w // tj) * cj
             if nw == w:
                 break
