@@ -345,39 +345,41 @@ def bak_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result
 
 def _bcl_parts(c: list[int], t: list[int], d: list[int], m: int
                ) -> tuple[np.ndarray, ...]:
-    """Slack-independent parts of I_i^k (k on axis 0, i on axis 1): N C_i and D_k - N T_i,
-    with the diagonal (i = k) made to contribute 0; the cap D_k - C_k + 1 (column) and C.
-    With q, r = divmod(D_k - D_i, T_i): N = q + 1 (>= 0 as D_i <= T_i) and
-    D_k - N T_i = r + D_i - T_i."""
+    """Slack-independent parts of min(I_i^k, cap_k) (k on axis 0, i on axis 1).
+
+    With q, r = divmod(D_k - D_i + T_i, T_i): N = q (>= 0 as D_i <= T_i) and
+    D_k - N T_i = r + D_i - T_i, so with body = N C_i, B = body + D_k - N T_i and
+    A = min(body + C_i, cap_k):  min(I_i^k(S_i), cap_k) = min(A, max(body, B - S_i))
+    (min distributes over max). The diagonal (i = k) is made to contribute 0. Returns
+    body, B, A, cap_k (column)."""
     Ca, Ta, Da = _np(m, c, t, d)
     n = len(c)
     DT = Da - Ta
-    N, rest = np.divmod(Da[:, None] - DT, Ta)   # divmod(D_k - D_i + T_i, T_i) = (q + 1, r)
+    N, B = np.divmod(Da[:, None] - DT, Ta)
     body = N * Ca
-    rest += DT
-    body.ravel()[::n + 1] = 0
-    rest.ravel()[::n + 1] = -(1 << 62) if rest.dtype != object else -max(d) - 1
+    B += DT
+    B += body
     cap = Da - Ca
     cap += 1
-    return body, rest, cap[:, None], Ca
+    capc = cap[:, None]
+    A = np.minimum(body + Ca, capc)
+    A.ravel()[::n + 1] = 0            # then min(A, max(body >= 0, .)) = 0 on the diagonal
+    return body, B, A, capc
 
 
-def _bcl_sum(body: np.ndarray, rest: np.ndarray, cap: np.ndarray, Ca: np.ndarray,
-             S: np.ndarray | None) -> np.ndarray:
-    """sum_{i != k} min(I_i^k, D_k - C_k + 1) for every k (in-place on a scratch array)."""
-    x = rest - S if S is not None else rest.copy()
-    np.maximum(x, 0, out=x)
-    np.minimum(x, Ca, out=x)
-    x += body
-    np.minimum(x, cap, out=x)
+def _bcl_sum(body: np.ndarray, B: np.ndarray, A: np.ndarray, S: np.ndarray | None
+             ) -> np.ndarray:
+    """sum_{i != k} min(I_i^k, D_k - C_k + 1) for every k (see `_bcl_parts`)."""
+    x = np.maximum(B - S, body) if S is not None else np.maximum(B, body)
+    np.minimum(x, A, out=x)
     return x.sum(axis=1)
 
 
 def bcl_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result:
     """BCL (TPDS 2009, Thm. 7) of one set (constrained deadlines)."""
     c, t, d = _one(C, T, D, m, "bcl")
-    body, rest, cap, Ca = _bcl_parts(c, t, d, m)
-    ok = _bcl_sum(body, rest, cap, Ca, None) < m * cap[:, 0]
+    body, B, A, cap = _bcl_parts(c, t, d, m)
+    ok = _bcl_sum(body, B, A, None) < m * cap[:, 0]
     if ok.all():
         return Result(True, None, "BCL condition holds for every task", "bcl")
     return Result(False, None, f"BCL condition fails for task {int(np.argmin(ok))}", "bcl")
@@ -386,26 +388,38 @@ def bcl_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result
 def bcl_iterative_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result:
     """Slack-iterative BCL (TPDS 2009 §6) of one set, Jacobi rounds as `bcl_iterative`."""
     c, t, d = _one(C, T, D, m, "bcl-iter")
-    body, rest, cap, Ca = _bcl_parts(c, t, d, m)
+    body, B, A, cap = _bcl_parts(c, t, d, m)
     cap1 = cap[:, 0]
-    mcap, slack0 = m * cap1, cap1 - 1
-    # Slacks never exceed D - C; a task that fails even with every slack at that maximum
-    # (the least interference any round can see) fails in every round: reject at once.
-    hopeless = ~(_bcl_sum(body, rest, cap, Ca, slack0) < mcap)
-    if hopeless.any():
-        return Result(False, None, f"task {int(np.argmax(hopeless))} fails even with every "
-                      "slack at its maximum D - C", "bcl-iter")
+    slack0 = cap1 - 1
+    # The Jacobi rounds below climb to the least fixed point S* of a monotone, extensive
+    # operator (a passing task's slack becomes max(S_k, D_k - C_k - floor(tot_k / m))).
+    # Beside them an upper bound U >= S* descends: U_0 = D - C, U' = min(U, max(0, slack(U)))
+    # (slack(.) is monotone and S*_k = slack_k(S*) for a task that ever passed, else 0). A
+    # task that fails under U fails under S* (interference only shrinks with slack): reject
+    # at once, with the verdict of the plain iteration (issue 10: 0.14x SchedCAT before).
+    # A task passes iff tot < m cap, i.e. iff its new slack cap - 1 - floor(tot / m) >= 0; a
+    # failing task's new slack is negative, so max(new, S) keeps its S (no mask needed), and
+    # slacks only grow, so "nothing changed" is "the sum did not change".
     S = np.zeros_like(cap1)
+    Up = slack0.copy()
+    total = 0
     for rounds in range(1, MAX_ROUNDS + 1):
-        tot = _bcl_sum(body, rest, cap, Ca, S)
-        ok = tot < mcap
-        if ok.all():
+        if rounds > 2:       # most accepted sets are done by round 3: no extra work for them
+            su = slack0 - _bcl_sum(body, B, A, Up) // m
+            if su.min() < 0:
+                return Result(False, None, f"task {int(np.argmin(su))} fails even with the "
+                              f"largest slacks possible (round {rounds})", "bcl-iter")
+            np.minimum(su, Up, out=Up)
+        sl = slack0 - _bcl_sum(body, B, A, S) // m
+        if sl.min() >= 0:
             return Result(True, None, f"every task passes (round {rounds})", "bcl-iter")
-        new = np.where(ok, np.maximum(slack0 - tot // m, S), S)
-        if (new == S).all():
-            return Result(False, None, f"task {int(np.argmin(ok))} fails and no slack grows "
+        fail = int(np.argmin(sl))
+        np.maximum(sl, S, out=sl)
+        new_total = sl.sum()
+        if new_total == total:
+            return Result(False, None, f"task {fail} fails and no slack grows "
                           f"(round {rounds})", "bcl-iter")
-        S = new
+        S, total = sl, new_total
     raise AssertionError("slacks only grow and are bounded by D - C")
 
 
