@@ -121,16 +121,23 @@ def bak(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarra
     # Every float operation errs by <= 2^-53 of its operands' magnitude; `mag` bounds the
     # magnitudes entering each condition (and U_i vs lambda_k), so 1e-12 * mag (> 1000 ulps
     # of it) bounds the error of lhs - rhs.
-    mag = (U[:, None, :] * (1.0 + (T + D)[:, None, :] / Dk)
-           + (C[:, None, :] + lam[:, :, None] * T[:, None, :]) / Dk).sum(axis=2) + m + 1.0
+    Dk2 = D.astype(float)                                       # (S, k)
+    mag = (U.sum(axis=1)[:, None] + (U * (T + D)).sum(axis=1)[:, None] / Dk2
+           + (C.sum(axis=1)[:, None] + lam * T.sum(axis=1)[:, None]) / Dk2 + m + 1.0)
     ok = lhs <= rhs
     near = np.abs(lhs - rhs) <= 1e-12 * mag
     # [U_i > lambda_k] in floats is exact unless the two round to one float: monotone
     # rounding keeps every strict order of distinct floats. Equal floats are compared in
     # integers (C_i D_k vs C_k T_i), as Python ints: they may not fit in int64.
-    for s, k, i in np.argwhere(U[:, None, :] == lam[:, :, None]):
-        if int(C[s, i]) * int(D[s, k]) != int(C[s, k]) * int(T[s, i]):
-            near[s, k] = True
+    eq = U[:, None, :] == lam[:, :, None]
+    if int(T.max()) < 1 << 31:                     # C_i D_k and C_k T_i fit in int64
+        s_, k_, i_ = np.nonzero(eq)
+        diff = C[s_, i_] * D[s_, k_] != C[s_, k_] * T[s_, i_]
+        near[s_[diff], k_[diff]] = True
+    else:
+        for s, k, i in np.argwhere(eq):
+            if int(C[s, i]) * int(D[s, k]) != int(C[s, k]) * int(T[s, i]):
+                near[s, k] = True
     for s, k in np.argwhere(near):
         ok[s, k] = _bak_exact(C[s], T[s], D[s], int(k), m)
     return ok.all(axis=1)

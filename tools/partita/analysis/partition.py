@@ -167,8 +167,9 @@ def place(C: Sequence[int] | np.ndarray, T: Sequence[int] | np.ndarray,
                 sign = -1.0 if heuristic == "best-fit" else 1.0
                 chosen = min(cands, key=lambda b: (sign * load[b], b))
                 lo = sign * load[chosen]
-                near = [b for b in cands if abs(sign * load[b] - lo) <= _TOL * (n + 1)]
-                if len(near) > 1:                  # float loads too close to tell: exact
+                near = [b for b in cands
+                        if abs(sign * load[b] - lo) <= _TOL * (n + 1) and bins[b]]
+                if len(near) > 1:   # two non-empty cores too close to tell (empty = 0 exactly)
                     chosen = min(near, key=lambda b: (int(sign) * exact_load(b), b))
         if chosen < 0:
             return Placement(cores, i, load)
@@ -288,6 +289,9 @@ def partition_batch(C: np.ndarray, T: np.ndarray, m: int, heuristic: str = "firs
             top = key[rows, pick][:, None]
             with np.errstate(invalid="ignore"):               # -inf - -inf: no fit at all
                 close = fits & (np.abs(key - top) <= tol)
+            # an empty core's load is exactly 0 (no rounding), and a non-empty one's float is
+            # > 0: only two non-empty cores too close to order need rationals
+            close &= load > (0.0 if edf_ else 1.0)
             for s in np.flatnonzero((close.sum(axis=1) > 1) & ok):
                 cands = np.flatnonzero(close[s]).tolist()
                 ex = {b: exact(int(s), b, None) for b in cands}
