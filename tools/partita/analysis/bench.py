@@ -5,12 +5,13 @@ time of the full `gedf-vs-pedf` experiment.
 `run(out_dir)` writes `out_dir/analysis.json` and returns a Markdown table;
 `python -m partita.analysis.bench [--single-only] [--out DIR]` prints it.
 
-SchedCAT figures: issue 10 gives, per set at n = 20, m = 4, Partita's speed relative to
-SchedCAT's native code for the path it timed — a batch of one set (P-EDF: `partition`
-on Task models) — as ratios (BAK 0.72, BCL 0.40, iterative BCL 0.14, QPA 0.17, FP RTA 0.88,
-P-EDF first-fit 0.015 = 614 us vs 9.5 us). SchedCAT is not installed here, so its per-set
-time is estimated as ratio x the time of that same path measured in the same run (CPU time,
-best of several repeats, so the load of other work on the machine cancels out).
+SchedCAT figures: issue 10 gives, per set at n = 20, m = 4, the speed of the code then
+(commit 9262522) relative to SchedCAT's native code, as ratios (BAK 0.72, BCL 0.40,
+iterative BCL 0.14, QPA 0.17, FP RTA 0.88) and one absolute pair (P-EDF first-fit: 614 us vs
+9.5 us). SchedCAT is not installed here; its per-set time is estimated as ratio x the time of
+the issue's path in the code of 9262522 (a batch of one set; P-EDF: `partition` on Task
+models), measured once on the project's 2-core machine with the sets and timer of
+`measure_single` (`OLD_US`; P-EDF there took 619 us, the issue's machine 614 us).
 """
 
 from __future__ import annotations
@@ -30,8 +31,12 @@ N, M = 20, 4
 
 #: Issue 10: Partita's per-set speed relative to SchedCAT on the path it timed.
 SCHEDCAT_RATIO = {"bak": 0.72, "bcl": 0.40, "bcl-iter": 0.14, "edf-qpa": 0.17,
-                  "fp-rta": 0.88, "pedf-first-fit": 0.015}
-SCHEDCAT_PEDF_FF_US = 9.5   # issue 10's absolute figure (614 us for Partita then)
+                  "fp-rta": 0.88}
+#: That path in the code of commit 9262522, us per set (mean of two runs, CPU time).
+OLD_US = {"bak": 39.6, "bcl": 44.2, "bcl-iter": 441.5, "edf-qpa": 213.0, "fp-rta": 228.4,
+          "pedf-first-fit": 619.5}
+SCHEDCAT_US = {k: round(r * OLD_US[k], 1) for k, r in SCHEDCAT_RATIO.items()}
+SCHEDCAT_US["pedf-first-fit"] = 9.5         # quoted in the issue (614 us for Partita then)
 
 
 def _rate(fn: Callable[[], Any], sets: int, min_time: float = 0.5) -> float:
@@ -126,22 +131,22 @@ def measure_single(sets: int = 100, repeat: int = 5) -> dict[str, dict[str, floa
         o = _per_set_us(old, sets, repeat)
         n = _per_set_us(new, sets, repeat)
         row = {"batch_of_one_us": round(o, 2), "single_us": round(n, 2)}
-        if name == "pedf-first-fit":
-            # the timed path (partition on Task models) now packs with `place` itself, so
-            # the ratio no longer applies: take the issue's absolute SchedCAT figure
-            row["schedcat_est_us"] = SCHEDCAT_PEDF_FF_US
-        elif name in SCHEDCAT_RATIO:
-            row["schedcat_est_us"] = round(o * SCHEDCAT_RATIO[name], 2)
+        if name in SCHEDCAT_US:
+            row["before_us"] = OLD_US[name]
+            row["schedcat_est_us"] = SCHEDCAT_US[name]
         out[name] = row
     return out
 
 
 def single_markdown(single: dict[str, dict[str, float]]) -> str:
-    lines = ["| test (one set, n = 20, m = 4) | batch of one (µs) | single-set path (µs) | "
-             "SchedCAT, est. (µs) | single vs SchedCAT |", "| --- | ---: | ---: | ---: | ---: |"]
+    lines = ["| test (one set, n = 20, m = 4) | before (9262522, µs) | batch of one (µs) | "
+             "single-set path (µs) | SchedCAT, est. (µs) | single vs SchedCAT |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for name, r in single.items():
         est = r.get("schedcat_est_us")
-        lines.append(f"| {name} | {r['batch_of_one_us']:,.1f} | {r['single_us']:,.1f} | "
+        before = f"{r['before_us']:,.1f}" if "before_us" in r else "—"
+        lines.append(f"| {name} | {before} | {r['batch_of_one_us']:,.1f} | "
+                     f"{r['single_us']:,.1f} | "
                      + (f"{est:,.1f} | {est / r['single_us']:.2f}x |" if est else "— | — |"))
     return "\n".join(lines) + "\n"
 

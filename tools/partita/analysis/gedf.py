@@ -107,38 +107,31 @@ def _bak_exact(C: np.ndarray, T: np.ndarray, D: np.ndarray, k: int, m: int) -> b
 def bak(C: np.ndarray, T: np.ndarray, D: np.ndarray | None, m: int) -> np.ndarray:
     """BAK (Baker 2003, single-lambda form) per set; exact verdict: float64 decides the
     conditions whose margin exceeds a bound on their rounding error, rationals decide the
-    others (issue 10: C=[2,1,16], T=D=[10,5,20], m=2 is an exact tie and is accepted)."""
+    others (issue 10: C=[2,1,16], T=D=[10,5,20], m=2 is an exact tie and is accepted).
+
+    [U_i > lambda_k] (C_i - lambda_k T_i) = max(0, C_i - lambda_k T_i) (the bracket holds iff
+    the difference is positive), so beta_i = U_i + (U_i (T_i - D_i) + max(0, C_i -
+    lambda_k T_i)) / D_k is a continuous function of its operands and its float error is
+    bounded by their magnitude: no separate decision of the bracket is needed."""
     _check_m(m)
     C, T, D = _prep(C, T, D)
-    U = C / T
-    lam = C / D                                                 # (S, n), lambda_k
-    Dk = D[:, :, None].astype(float)                            # k on axis 1, i on axis 2
-    beta = U[:, None, :] * (1.0 + (T - D)[:, None, :] / Dk)
-    heavy = U[:, None, :] > lam[:, :, None]
-    beta = beta + np.where(heavy, (C[:, None, :] - lam[:, :, None] * T[:, None, :]) / Dk, 0.0)
-    lhs = np.minimum(beta, 1.0).sum(axis=2)
+    Cf, Tf, Df = C.astype(float), T.astype(float), D.astype(float)
+    U = Cf / Tf
+    lam = Cf / Df                                               # (S, n), lambda_k
+    # k on axis 1, i on axis 2
+    X = np.maximum(Cf[:, None, :] - lam[:, :, None] * Tf[:, None, :], 0.0)
+    X += (U * (Tf - Df))[:, None, :]
+    X /= Df[:, :, None]
+    X += U[:, None, :]
+    lhs = np.minimum(X, 1.0).sum(axis=2)
     rhs = m * (1.0 - lam) + lam
     # Every float operation errs by <= 2^-53 of its operands' magnitude; `mag` bounds the
-    # magnitudes entering each condition (and U_i vs lambda_k), so 1e-12 * mag (> 1000 ulps
-    # of it) bounds the error of lhs - rhs.
-    Dk2 = D.astype(float)                                       # (S, k)
-    mag = (U.sum(axis=1)[:, None] + (U * (T + D)).sum(axis=1)[:, None] / Dk2
-           + (C.sum(axis=1)[:, None] + lam * T.sum(axis=1)[:, None]) / Dk2 + m + 1.0)
+    # magnitudes entering each condition, so 1e-12 * mag (> 1000 ulps of it) bounds the
+    # error of lhs - rhs.
+    mag = (U.sum(axis=1)[:, None] + (U * (Tf + Df)).sum(axis=1)[:, None] / Df
+           + (Cf.sum(axis=1)[:, None] + lam * Tf.sum(axis=1)[:, None]) / Df + m + 1.0)
     ok = lhs <= rhs
-    near = np.abs(lhs - rhs) <= 1e-12 * mag
-    # [U_i > lambda_k] in floats is exact unless the two round to one float: monotone
-    # rounding keeps every strict order of distinct floats. Equal floats are compared in
-    # integers (C_i D_k vs C_k T_i), as Python ints: they may not fit in int64.
-    eq = U[:, None, :] == lam[:, :, None]
-    if int(T.max()) < 1 << 31:                     # C_i D_k and C_k T_i fit in int64
-        s_, k_, i_ = np.nonzero(eq)
-        diff = C[s_, i_] * D[s_, k_] != C[s_, k_] * T[s_, i_]
-        near[s_[diff], k_[diff]] = True
-    else:
-        for s, k, i in np.argwhere(eq):
-            if int(C[s, i]) * int(D[s, k]) != int(C[s, k]) * int(T[s, i]):
-                near[s, k] = True
-    for s, k in np.argwhere(near):
+    for s, k in np.argwhere(np.abs(lhs - rhs) <= 1e-12 * mag):
         ok[s, k] = _bak_exact(C[s], T[s], D[s], int(k), m)
     return ok.all(axis=1)
 
@@ -321,33 +314,34 @@ def gfb_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result
 
 def bak_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result:
     """BAK (single-lambda form, see the module doc) of one set, exact verdict (floats with a
-    rational re-decision of every condition within its rounding bound)."""
+    rational re-decision of every condition within its rounding bound; see `bak`)."""
     c, t, d = _one(C, T, D, m, "bak")
-    bad = _overload(c, t, m, "bak")
-    if bad is not None:
-        return bad
-    Cf, Tf, Df = (np.array(x, dtype=float) for x in (c, t, d))
+    Cf, Tf, Df = np.array(c, dtype=float), np.array(t, dtype=float), np.array(d, dtype=float)
     U = Cf / Tf
     lam = Cf / Df
-    inv = 1.0 / Df[:, None]                                     # k on axis 0, i on axis 1
-    lt = lam[:, None] * Tf
-    beta = U * (1.0 + (Tf - Df) * inv) + np.where(U > lam[:, None], (Cf - lt) * inv, 0.0)
-    lhs = np.minimum(beta, 1.0).sum(axis=1)
-    rhs = m * (1.0 - lam) + lam
-    # magnitude of every operand of condition k (as in `bak`): 1e-12 of it bounds the error
-    mag = U.sum() + (U * (Tf + Df)).sum() / Df + (Cf.sum() + lam * Tf.sum()) / Df + m + 1.0
-    ok = lhs <= rhs
-    near = np.abs(lhs - rhs) <= 1e-12 * mag
-    eq = U == lam[:, None]                    # see `bak`: only equal floats can mislead
-    if near.any() or (eq.sum() > len(c) or any(c[i] * d[k] != c[k] * t[i]
-                                                 for k, i in zip(*np.nonzero(eq), strict=True))):
-        Ca, Ta, Da = (np.array(x, dtype=object) for x in (c, t, d))
-        for k in range(len(c)):
-            ok[k] = _bak_exact(Ca, Ta, Da, k, m)
+    X = np.subtract(Cf, np.multiply.outer(lam, Tf))          # k on axis 0, i on axis 1
+    np.maximum(X, 0.0, out=X)
+    X += U * (Tf - Df)
+    X /= Df[:, None]
+    X += U
+    np.minimum(X, 1.0, out=X)
+    margin = (m - (m - 1) * lam) - X.sum(axis=1)
+    # one tolerance for every k: `bak`'s magnitude bound with D_k -> min D, lambda_k -> max
+    tol = 1e-12 * (U.sum() + ((U * (Tf + Df)).sum() + sum(c) + lam.max() * sum(t)) / min(d)
+                   + m + 1.0)
+    lo = margin.min()
+    if lo > tol:
+        return Result(True, None, "BAK condition holds for every task", "bak")
+    if lo < -tol:                            # a task fails by more than the error
+        return Result(False, None, f"BAK condition fails for task {int(np.argmin(margin))}",
+                      "bak")
+    ok = margin >= 0                         # the rest pass; those within tol: rationals
+    Ca, Ta, Da = (np.array(x, dtype=object) for x in (c, t, d))
+    for k in np.flatnonzero(np.abs(margin) <= tol).tolist():
+        ok[k] = _bak_exact(Ca, Ta, Da, k, m)
     if ok.all():
         return Result(True, None, "BAK condition holds for every task", "bak")
-    k = int(np.argmin(ok))
-    return Result(False, None, f"BAK condition fails for task {k}", "bak")
+    return Result(False, None, f"BAK condition fails for task {int(np.argmin(ok))}", "bak")
 
 
 def _bcl_parts(c: list[int], t: list[int], d: list[int], m: int
