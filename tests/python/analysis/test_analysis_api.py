@@ -196,3 +196,21 @@ def test_single_set_paths_equal_batch_paths_on_generated_sets() -> None:
         assert (p.failed is None) == bool(ok[s])
         if ok[s]:
             assert p.cores == core[s].tolist()
+
+
+def test_pedf_fast_path_validates_like_the_general_one() -> None:
+    from partita.analysis import partition
+    with pytest.raises(AnalysisInputError, match=r"C: task 0: WCET 5 exceeds deadline D = 4"):
+        partition.pack([5, 1], [4, 4], None, 2)
+    with pytest.raises(AnalysisInputError, match=r"C: task 1: 1.5 is not an integer"):
+        partition.pack([1, 1.5], [4, 4], None, 2)
+    with pytest.raises(AnalysisInputError, match=r"T: task 1: period must be > 0"):
+        partition.pack([1, 1], [4, 0], None, 2)
+    with pytest.raises(AnalysisInputError, match=r"m must be >= 1"):
+        partition.pack([1], [4], None, 0)
+    # the fast path (lists, D = T) and the general one (arrays) agree, also on failure
+    for C, T, m in [([23, 1, 1], [30, 5, 30], 1), ([3, 3, 3], [4, 4, 4], 2),
+                    ([2, 3, 5], [10, 10, 10], 1)]:
+        a = partition.pack(C, T, T, m)
+        b = partition.pack(np.array(C), np.array(T), None, m)
+        assert (a.schedulable, a.cores) == (b.schedulable, b.cores), (C, T, m)

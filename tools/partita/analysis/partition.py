@@ -113,12 +113,15 @@ def place(C: Sequence[int] | np.ndarray, T: Sequence[int] | np.ndarray,
     # stable sort, so equal floats keep the lowest index first; floats too close to order
     # safely (or equal, where the secondary key counts) are re-sorted in rationals
     order = sorted(free, key=dens.__getitem__, reverse=True)
-    ds = [dens[i] for i in order]
-    if len(ds) > 1 and min(map(operator.sub, ds, ds[1:])) <= _TOL * ds[0]:   # conservative
+    # Correct rounding is monotone, so distinct floats of single quotients are ordered
+    # right; only equal floats (equal or very close rationals) need rationals.
+    if len(set(dens)) < n:
         order.sort(key=lambda i: (-Fraction(c_[i], dmin[i]), -Fraction(c_[i], t_[i]), i))
     # D >= T everywhere (implicit deadlines): EDF admission is U <= 1, decided on float loads
     # with a rational fallback near 1; otherwise the core's whole set is tested.
     simple = scheduler == "edf" and implicit
+    if simple and heuristic == "first-fit" and fixed is None:
+        return _placement(_first_fit_u(c_, t_, util, order, m))
     fits_set = _edf_fits if scheduler == "edf" else _fp_fits(fp_test)
     bins: list[list[int]] = [[] for _ in range(m)]
     load = [0.0] * m                           # density per core (float filter)
@@ -148,8 +151,6 @@ def place(C: Sequence[int] | np.ndarray, T: Sequence[int] | np.ndarray,
         return fits_set([c_[j] for j in idx], [t_[j] for j in idx], [d_[j] for j in idx])
 
     cur = 0
-    if simple and heuristic == "first-fit" and fixed is None:
-        return _first_fit_u(c_, t_, util, order, m)
     for i in order:
         chosen = -1
         if heuristic == "first-fit":
@@ -189,26 +190,45 @@ def _fits_exactly(c_: list[int], t_: list[int], cores: list[int], b: int, i: int
 
 
 def _first_fit_u(c_: list[int], t_: list[int], util: list[float], order: list[int], m: int
-                 ) -> Placement:
+                 ) -> tuple[list[int], int | None, list[float]]:
     """The hot path of `place` (P-EDF first-fit, every D >= T), kept small: a core whose
     float load stays below 1 - 1e-9 accepts (float error is < 1e-13 here), above 1 + 1e-9
     rejects, and anything in between is decided in rationals."""
-    load = [0.0] * m
+    room = [1.0 - 1e-9] * m          # 1 - 1e-9 - (float load): the margin is >> its error
     cores = [-1] * len(c_)
-    lo, hi = 1.0 - 1e-9, 1.0 + 1e-9
     for i in order:
         ui = util[i]
         b = 0
-        for x in load:
-            y = x + ui
-            if y <= lo or (y <= hi and _fits_exactly(c_, t_, cores, b, i)):
+        for r in room:
+            if ui <= r or (ui <= r + 2e-9 and _fits_exactly(c_, t_, cores, b, i)):
                 break
             b += 1
         else:
-            return Placement(cores, i, load)
-        load[b] += ui
+            return cores, i, room
+        room[b] -= ui
         cores[i] = b
-    return Placement(cores, None, load)
+    return cores, None, room
+
+
+def _placement(r: tuple[list[int], int | None, list[float]]) -> Placement:
+    return Placement(r[0], r[1], [1.0 - 1e-9 - x for x in r[2]])
+
+
+def _fast_ff(C: list[int], T: list[int], m: int
+             ) -> tuple[list[int], int | None, list[float]] | None:
+    """P-EDF first-fit of an implicit-deadline set given as lists of ints, with validation
+    folded into the work (None: not that case or bad input; `place` then says why)."""
+    if m < 1 or not C or len(C) != len(T) or set(map(type, C + T)) != {int} or \
+            min(C) <= 0 or min(T) <= 0:
+        return None
+    util = list(map(operator.truediv, C, T))
+    top = max(util)
+    if top > 1.0 or (top == 1.0 and not all(map(operator.le, C, T))):
+        return None                                     # some C > T (= D): `place` names it
+    order = sorted(range(len(C)), key=util.__getitem__, reverse=True)
+    if len(set(util)) < len(C):                         # equal floats: order in rationals
+        order.sort(key=lambda i: (-Fraction(C[i], T[i]), i))
+    return _first_fit_u(C, T, util, order, m)
 
 
 def pack(C: Sequence[int] | np.ndarray, T: Sequence[int] | np.ndarray,
@@ -216,10 +236,17 @@ def pack(C: Sequence[int] | np.ndarray, T: Sequence[int] | np.ndarray,
          heuristic: str = "first-fit", scheduler: str = "edf", fp_test: str = "rta"
          ) -> Result:
     """`place` as a `Result`: schedulable iff every task was placed; `cores` the mapping."""
-    p = place(C, T, D, m, heuristic, scheduler, fp_test)
+    if heuristic == "first-fit" and scheduler == "edf" and type(C) is list and \
+            type(T) is list and (D is None or D is T or (type(D) is list and D == T)):
+        r = _fast_ff(C, T, m)
+        if r is not None:
+            if r[1] is None:
+                return Result(True, None, "all tasks placed", "pedf-first-fit", tuple(r[0]))
+            return Result(False, None, f"task {r[1]} fits on no core", "pedf-first-fit")
     name = f"p{scheduler}-{heuristic}"
+    p = place(C, T, D, m, heuristic, scheduler, fp_test)
     if p.failed is None:
-        return Result(True, None, f"all tasks placed on {m} cores", name, tuple(p.cores))
+        return Result(True, None, "all tasks placed", name, tuple(p.cores))
     return Result(False, None, f"task {p.failed} fits on no core", name, None)
 
 
