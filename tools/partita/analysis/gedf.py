@@ -276,7 +276,8 @@ def _np(m: int, c: list[int], t: list[int], d: list[int]) -> tuple[np.ndarray, .
     (C <= D, and D <= T except for GFB, which works in floats and rationals)."""
     top = max(t) if t is d else max(max(t), max(d))
     dt = object if top * (len(c) + m + 4) * 2 >= INT64_SAFE else np.int64
-    return np.array(c, dtype=dt), np.array(t, dtype=dt), np.array(d, dtype=dt)
+    a = np.array((c, t, d), dtype=dt)                 # one conversion for the three rows
+    return a[0], a[1], a[2]
 
 
 def _overload(c: list[int], t: list[int], m: int, test: str) -> Result | None:
