@@ -252,7 +252,7 @@ def busy_period(C: Sequence[int], T: Sequence[int]) -> int | None:
 
 
 def rta_one(C: Sequence[int], T: Sequence[int], D: Sequence[int], i: int,
-            max_points: int = 4_000_000, stats: dict[str, int] | None = None) -> int | None:
+            max_points: int = 200_000, stats: dict[str, int] | None = None) -> int | None:
     """Worst-case EDF response time of task i (Spuri 1996, exact integers); None if the
     set's utilization exceeds 1 (no finite busy period).
 

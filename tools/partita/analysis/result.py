@@ -1,8 +1,8 @@
 """The one result type of every schedulability test of `partita.analysis` (issue 10 item 6).
 
-Every single-set entry point (`partita.analysis.api.check`, `gedf.*_one`, `edf.qpa_one`,
-`edf.rta_set`, `fp.rta_set`, `partition.pack`) returns a `Result`; every batch entry point of
-`api.check_batch` returns one `Result` per set.
+Every single-set entry point (`partita.analysis.api.check`, `gedf.gfb_set` / `bak_set` /
+`bcl_set` / `bcl_iterative_set` / `rta_set`, `edf.qpa_set`, `edf.rta_set`, `fp.rta_set`,
+`partition.pack`) returns a `Result`; `api.check_batch` returns one `Result` per set.
 """
 
 from __future__ import annotations
