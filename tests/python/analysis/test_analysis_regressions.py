@@ -122,6 +122,15 @@ def test_bcl_does_not_overflow_near_2_63() -> None:
     assert ok.all() and [int(r) for r in R[0]] == [1, 1]
     # and a set that must fail still fails: three unit-density tasks on two cores
     assert not gedf.bcl([big - 5] * 3, [big - 5] * 3, None, 2)[0]
+    # the single-set paths too (Python ints where int64 could overflow)
+    from partita.analysis import api
+    for test in ("gfb", "bak", "bcl", "bcl-iter", "gedf-rta"):
+        assert api.check(test, C, T, None, 2).schedulable, test
+        assert not api.check(test, [big - 5] * 3, [big - 5] * 3, None, 2).schedulable, test
+    assert api.check("gedf-rta", C, T, None, 2).bounds == (1, 1)
+    assert api.check("edf-qpa", [1, 2], [big, big - 1], [big // 2, big - 1])
+    assert api.check("fp-rta", [1, 2], [big, big - 1]).bounds == (1, 3)
+    assert api.check("pedf-first-fit", [1, 2], [big, big - 1], None, 1).cores == (0, 0)
 
 
 def _ref_partition(C: list[int], T: list[int], m: int, h: str) -> tuple[list[int], bool]:

@@ -357,7 +357,8 @@ def _bcl_parts(c: list[int], t: list[int], d: list[int], m: int
     Ca, Ta, Da = _np(m, c, t, d)
     n = len(c)
     DT = Da - Ta
-    N, B = np.divmod(Da[:, None] - DT, Ta)
+    X = Da[:, None] - DT
+    N, B = np.divmod(X, Ta) if X.dtype != object else (X // Ta, X % Ta)   # no object divmod
     body = N * Ca
     B += DT
     B += body
