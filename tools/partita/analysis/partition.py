@@ -91,8 +91,8 @@ def place(C: Sequence[int] | np.ndarray, T: Sequence[int] | np.ndarray,
 
     Tasks with `fixed[i] >= 0` are put on that core first (in input order, without test);
     the others go in decreasing density C/min(D, T), then utilization, then lowest index,
-    compared exactly. Admission is exact per core (EDF: U <= 1 when every D >= T, the density
-    bound or QPA otherwise; FP: `fp_test` with DM priorities). Best-fit takes the passing core
+    compared exactly. Admission is exact per core (EDF: U <= 1 when every D >= T, QPA
+    otherwise; FP: `fp_test` with DM priorities). Best-fit takes the passing core
     with the highest density load, worst-fit the lowest; ties go to the lowest index."""
     if heuristic not in HEURISTICS:
         raise AnalysisInputError(f"unknown heuristic {heuristic!r}; choose from {HEURISTICS}")

@@ -3,7 +3,7 @@
 The packing is `partita.analysis.partition.place`, the one partitioner of the project: tasks
 in order of decreasing density C/min(D, T) (then utilization, then input order), compared
 exactly; a cpu accepts a task if its set stays EDF-schedulable, decided exactly (U <= 1 when
-every D >= T, the density bound or QPA otherwise); best-/worst-fit ties go to the lowest cpu.
+every D >= T, QPA otherwise); best-/worst-fit ties go to the lowest cpu.
 This module keeps the configuration's view: cpu ids, pinned threads, `NoFit` messages.
 """
 
