@@ -26,8 +26,12 @@ def test_empty_set() -> None:
 def test_d_greater_than_t_rejected_where_unsupported() -> None:
     with pytest.raises(AnalysisInputError, match="task x: deadline_ns 20 > period_ns 10"):
         as_arrays(C=[1], T=[10], D=[20], names=["x"], constrained=True)
-    with pytest.raises(AnalysisInputError, match="D <= T"):
-        gedf.gfb(np.array([1]), np.array([10]), np.array([20]), 2)
+    for test in (gedf.bak, gedf.bcl, gedf.bcl_iterative, gedf.rta):
+        with pytest.raises(AnalysisInputError, match=r"set 0, task 0: deadline 20 > period 10"
+                                                     r".* \(D <= T\) only; gfb accepts"):
+            test(np.array([1]), np.array([10]), np.array([20]), 2)
+    # GFB's density form holds for arbitrary deadlines (lambda = C / min(D, T))
+    assert gedf.gfb(np.array([1]), np.array([10]), np.array([20]), 2)[0]
     # the scalar FP RTA supports D > T through the busy period
     assert fp.rta_one([5, 6], [10, 15], [10, 30], 1) == 16  # q = 0: 16, q = 1: 27 - 15
 

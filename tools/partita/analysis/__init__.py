@@ -1,5 +1,9 @@
 """Schedulability analysis for Partita (issue 3).
 
+Every test has one calling convention, `api.check(test, C, T, D, m) -> Result` (one set) and
+`api.check_batch(test, sets, m) -> list[Result]` (sets of any sizes); `Result` (in
+`result`) holds the verdict, per-task bounds or None, and the reason.
+
 Modules, one per concept (see docs/analysis.md for formulas and citations):
 
 - `generators` - seeded task-set generators (UUniFast, UUniFast-Discard, RandFixedSum, periods,
@@ -26,17 +30,20 @@ from partita.analysis.errors import AnalysisInputError
 
 __all__ = [
     "AnalysisInputError",
+    "api",
     "edf",
     "fp",
     "gedf",
     "generators",
     "overheads",
     "partition",
+    "result",
     "sim",
     "spm",
 ]
 
-_SUBMODULES = {"edf", "fp", "gedf", "generators", "overheads", "partition", "sim", "spm"}
+_SUBMODULES = {"api", "edf", "fp", "gedf", "generators", "overheads", "partition", "result",
+               "sim", "spm"}
 
 
 def __getattr__(name: str) -> Any:

@@ -137,8 +137,8 @@ def _uniproc(test: str, tasks: Sequence[Task]) -> tuple[bool, Bounds]:
         r = fp.np_rta(tasks)
         return r.schedulable, r.bounds_ns
     if test == "edf-rta":
-        rb = edf.rta(tasks)
-        return all(x is not None and x <= t.d for x, t in zip(rb, tasks, strict=True)), rb
+        # verdict by QPA (exact and fast); Spuri's bounds per task (bounded candidate sets)
+        return edf.qpa(tasks), edf.rta(tasks)
     order = fp.priority_order(tasks)
     if test in ("ll", "hyperbolic"):
         c = [tasks[i].wcet_ns for i in order]

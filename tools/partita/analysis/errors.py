@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -112,6 +113,8 @@ def int_batch(x: object, name: str) -> np.ndarray:
     a = batch2d(np.asarray(x))
     if a.dtype.kind in "iu":
         return a.astype(np.int64)
+    if a.dtype.kind == "O" and all(type(v) is int for v in a.flat):
+        return a          # Python ints beyond int64 (exact; the tests widen as needed)
     if a.dtype.kind != "f":
         raise AnalysisInputError(f"{name}: integers expected (ns or ticks), got {a.dtype}")
     if not np.isfinite(a).all() or (a != np.floor(a)).any():
@@ -130,3 +133,71 @@ def validated(C: object, T: object, D: object | None) -> tuple[np.ndarray, np.nd
         raise AnalysisInputError(f"C, T, D shapes differ: {Ci.shape}, {Ti.shape}, {Di.shape}")
     check_batch(Ci, Ti, Di)
     return Ci, Ti, Di
+
+
+#: Largest magnitude kept in int64 arithmetic; beyond it the batch is computed in Python ints.
+INT64_SAFE = 1 << 62
+
+
+def widen(factor: int, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The arrays unchanged if every intermediate (at most `factor` times the largest value)
+    fits in int64, else as object arrays of Python ints (exact, slower): `gedf.bcl` with
+    T near 2^63 used to overflow silently (issue 10)."""
+    top = max(int(np.abs(a).max()) if a.size else 0 for a in arrays)
+    if top * factor < INT64_SAFE:
+        return arrays
+    return tuple(np.asarray(a.astype(object)) for a in arrays)
+
+
+def _int_list(x: object, name: str) -> list[int]:
+    vals = x.tolist() if isinstance(x, np.ndarray) else list(x)  # type: ignore[call-overload]
+    if set(map(type, vals)) == {int}:
+        return vals
+    for k, v in enumerate(vals):
+        if type(v) is not int:
+            if isinstance(v, float) and v.is_integer():
+                vals[k] = int(v)
+                continue
+            if isinstance(v, np.integer):
+                vals[k] = int(v)
+                continue
+            raise AnalysisInputError(f"{name}: task {k}: {v!r} is not an integer (the tests "
+                                     "are exact: give integer ns or scale the set)")
+    return vals
+
+
+def one_set(C: object, T: object, D: object | None, m: int = 1, *, uniproc: bool = False,
+            constrained: bool = False) -> tuple[list[int], list[int], list[int]]:
+    """One task set (C, T, D) as lists of Python ints, validated: same non-zero length,
+    C, T, D > 0, C <= D, D <= T if `constrained`, m >= 1 (= 1 if `uniproc`). D None = T.
+    Errors name the argument and the task index."""
+    if type(C) is list and type(T) is list and (D is None or type(D) is list) and \
+            set(map(type, C + T + (D or []))) == {int}:
+        c, t = C, T                         # the callers' lists, never modified
+        d = t if D is None else D  # type: ignore[assignment]
+    else:
+        c, t = _int_list(C, "C"), _int_list(T, "T")
+        d = t if D is None else _int_list(D, "D")
+    n = len(c)
+    if n == 0:
+        raise AnalysisInputError("empty task set: at least one task is needed")
+    if len(t) != n or len(d) != n:
+        raise AnalysisInputError(f"C, T, D lengths differ: {n}, {len(t)}, {len(d)}")
+    if m < 1 or (uniproc and m != 1):
+        raise AnalysisInputError(f"m must be {'1 (uniprocessor test)' if uniproc else '>= 1'}, "
+                                 f"got {m}")
+    # the common case in C-speed builtins; the loop below only names the culprit
+    if min(t) > 0 and min(c) > 0 and all(map(operator.le, c, d)) and \
+            (not constrained or all(map(operator.le, d, t))):
+        return c, t, d
+    for k in range(n):
+        if t[k] <= 0:
+            raise AnalysisInputError(f"T: task {k}: period must be > 0, got {t[k]}")
+        if c[k] <= 0:
+            raise AnalysisInputError(f"C: task {k}: WCET must be > 0, got {c[k]}")
+        if c[k] > d[k]:
+            raise AnalysisInputError(f"C: task {k}: WCET {c[k]} exceeds deadline D = {d[k]}")
+        if constrained and d[k] > t[k]:
+            raise AnalysisInputError(f"D: task {k}: deadline {d[k]} > period {t[k]}; this "
+                                     "test supports constrained deadlines (D <= T) only")
+    raise AssertionError("unreachable: a check above failed")

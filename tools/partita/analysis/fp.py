@@ -25,13 +25,22 @@ Priorities follow the array order (index 0 = highest) unless tasks carry `priori
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from partita.analysis.errors import AnalysisInputError, TaskArrays, as_arrays, batch2d, validated
+from partita.analysis.errors import (
+    AnalysisInputError,
+    TaskArrays,
+    as_arrays,
+    batch2d,
+    one_set,
+    validated,
+)
+from partita.analysis.result import Result
 from partita.model import Task
 
 #: Response time marker for "no bound found below the limit" in array results.
@@ -121,6 +130,56 @@ def rta(tasks: Sequence[Task], blocking_ns: Sequence[int] | None = None) -> RtaR
     bounds = [rta_one(a.C.tolist(), a.T.tolist(), a.D.tolist(), k, a.J.tolist(), B[k])
               for k in range(a.n)]
     return _reorder(a, order, bounds)
+
+
+def _rta_constrained(c: list[int], t: list[int], d: list[int]) -> tuple[int | None, ...]:
+    """`rta_one` of every task for D <= T, J = B = 0 (then only the first job matters and
+    the iteration stops above D): the fixed point of task k starts at R_{k-1} + C_k, a lower
+    bound (task k runs only once task k-1's first job is done, at R_{k-1}; Sjodin & Hansson,
+    "Improved response-time analysis calculations", RTSS 1998)."""
+    out: list[int | None] = []
+    prev = 0
+    for k in range(len(c)):
+        ck, dk = c[k], d[k]
+        hc, ht = c[:k], t[:k]
+        w = prev + ck
+        while w <= dk:
+            nw = ck
+            for cj, tj in zip(hc, ht, strict=True):
+                nw += -(-w // tj) * cj
+            if nw == w:
+                break
+            w = nw
+        if w > dk:
+            out.append(None)
+            prev = sum(hc) + ck        # no bound: restart the next task from its own sum
+        else:
+            out.append(w)
+            prev = w
+    return tuple(out)
+
+
+def rta_set(C: object, T: object, D: object | None = None, m: int = 1,
+            J: Sequence[int] | None = None, B: Sequence[int] | None = None) -> Result:
+    """Preemptive FP RTA of one set in priority order (index 0 highest), any deadlines, with
+    optional per-task release jitter J and blocking B, as a `Result` (bounds: None for a task
+    whose response exceeds its deadline)."""
+    c, t, d = one_set(C, T, D, m, uniproc=True)
+    n = len(c)
+    j = [0] * n if J is None else [int(x) for x in J]
+    b = [0] * n if B is None else [int(x) for x in B]
+    if len(j) != n or len(b) != n or min(j) < 0 or min(b) < 0:
+        raise AnalysisInputError(f"J, B: {n} values >= 0 expected")
+    if J is None and B is None and d is t or (not any(j) and not any(b) and
+                                                all(map(operator.le, d, t))):
+        bounds = _rta_constrained(c, t, d)
+    else:
+        bounds = tuple(rta_one(c, t, d, k, j, b[k]) for k in range(n))
+    bad = [k for k, x in enumerate(bounds) if x is None]
+    if not bad:
+        return Result(True, bounds, "every response <= its deadline", "fp-rta")
+    return Result(False, bounds, f"task {bad[0]}: no response bound <= its deadline "
+                  f"{d[bad[0]]}", "fp-rta")
 
 
 def np_rta_one(C: Sequence[int], T: Sequence[int], D: Sequence[int], i: int,

@@ -108,7 +108,15 @@ def simulate_gedf(C: Sequence[int], D: Sequence[int], releases: Sequence[Sequenc
             t = ev[k][0]
             continue
         ready.sort(key=lambda j: (j.deadline, j.task, j.release))
-        run = ready[:m]
+        # a job runs only after its task's previous job completed (jobs of one task are
+        # sequential; with D > T two of them can be pending at once)
+        run, busy = [], set()
+        for j in ready:
+            if j.task not in busy:
+                busy.add(j.task)
+                run.append(j)
+                if len(run) == m:
+                    break
         step = min(j.left for j in run)
         if k < len(ev):
             step = min(step, ev[k][0] - t)

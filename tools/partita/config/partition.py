@@ -1,19 +1,21 @@
 """P-EDF: off-line assignment of tasks to cpus (first-, best-, worst-fit decreasing).
 
-Tasks are placed in order of decreasing density (utilization when D >= T). A cpu accepts a task
-if its set stays EDF-schedulable: U <= 1 for implicit or constrained-by-period deadlines, the
-density test sum C/min(D,T) <= 1 otherwise — or the exact test of `partita.analysis.edf`
-(`qpa(tasks) -> bool`) when that module provides one.
+The packing is `partita.analysis.partition.place`, the one partitioner of the project: tasks
+in order of decreasing density C/min(D, T) (then utilization, then input order), compared
+exactly; a cpu accepts a task if its set stays EDF-schedulable, decided exactly (U <= 1 when
+every D >= T, QPA otherwise); best-/worst-fit ties go to the lowest cpu.
+This module keeps the configuration's view: cpu ids, pinned threads, `NoFit` messages.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from partita.analysis import edf
+from partita.analysis.partition import place
 from partita.model import Task
 
-EPS = 1e-12
+HEURISTICS = ("first-fit", "best-fit", "worst-fit")
 
 
 class NoFit(Exception):
@@ -27,27 +29,10 @@ class NoFit(Exception):
         )
 
 
-def _analysis_test() -> Callable[[Sequence[Task]], bool] | None:
-    try:
-        mod = importlib.import_module("partita.analysis.edf")
-    except ImportError:
-        return None
-    fn = getattr(mod, "qpa", None) or getattr(mod, "schedulable", None)
-    return fn if callable(fn) else None
-
-
 def edf_fits(tasks: Sequence[Task]) -> bool:
-    """Sufficient EDF test on one cpu (exact when every D >= T)."""
-    if all(t.d >= t.period_ns for t in tasks):
-        return sum(t.utilization for t in tasks) <= 1 + EPS
-    if sum(t.density for t in tasks) <= 1 + EPS:
-        return True
-    exact = _analysis_test()
-    return bool(exact(list(tasks))) if exact is not None else False
-
-
-def _load(tasks: Sequence[Task]) -> float:
-    return sum(t.density for t in tasks)
+    """Exact EDF test of the tasks on one cpu (jitter ignored, as the placement does)."""
+    return edf.qpa_exact([t.wcet_ns for t in tasks], [t.period_ns for t in tasks],
+                         [t.d for t in tasks])
 
 
 def assign(
@@ -57,21 +42,14 @@ def assign(
     pinned: dict[int, list[Task]] | None = None,
 ) -> dict[str, int]:
     """Map each task name to a cpu; `pinned` tasks are already placed. Raises NoFit."""
-    bins: dict[int, list[Task]] = {c: list((pinned or {}).get(c, [])) for c in cpus}
-    order = sorted(tasks, key=lambda t: (-t.density, -t.utilization, t.name))
-    out: dict[str, int] = {}
-    for t in order:
-        fitting = [c for c in cpus if edf_fits([*bins[c], t])]
-        if not fitting:
-            raise NoFit(t, {c: _load(b) for c, b in bins.items()})
-        if heuristic == "first-fit":
-            cpu = fitting[0]
-        elif heuristic == "best-fit":
-            cpu = min(fitting, key=lambda c: (1 - _load(bins[c]) - t.density, c))
-        elif heuristic == "worst-fit":
-            cpu = min(fitting, key=lambda c: (_load(bins[c]), c))
-        else:
-            raise ValueError(f"unknown heuristic {heuristic}")
-        bins[cpu].append(t)
-        out[t.name] = cpu
-    return out
+    if heuristic not in HEURISTICS:
+        raise ValueError(f"unknown heuristic {heuristic}")
+    cpus = list(cpus)
+    fixed_tasks = [(k, t) for k, c in enumerate(cpus) for t in (pinned or {}).get(c, [])]
+    every = [t for _, t in fixed_tasks] + list(tasks)
+    fixed = [k for k, _ in fixed_tasks] + [-1] * len(tasks)
+    p = place([t.wcet_ns for t in every], [t.period_ns for t in every],
+              [t.d for t in every], len(cpus), heuristic, "edf", fixed=fixed)
+    if p.failed is not None:
+        raise NoFit(every[p.failed], {c: p.loads[k] for k, c in enumerate(cpus)})
+    return {t.name: cpus[p.cores[i]] for i, t in enumerate(every) if fixed[i] < 0}
