@@ -252,12 +252,20 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
             t = test
         for key, tasks in groups.items():
             cores = len(s.cpus) if key == -1 and s.policy == "gedf" else 1
+            why = None
             if costs is not None:
-                tasks = overheads.inflate(tasks, costs, scale=scale)
-            _, b = run_test(t, tasks, Platform(cores=cores))
+                try:
+                    tasks = overheads.inflate(tasks, costs, scale=scale)
+                except AnalysisInputError as e:
+                    # a job that cannot finish by its deadline even alone: the group is not
+                    # schedulable and has no bounds (the run still shows what happens)
+                    why = str(e)
+            b = [None] * len(tasks) if why else run_test(t, tasks, Platform(cores=cores))[1]
             if info is not None:
                 for x in tasks:
                     info[x.name]["test"] = t
+                    if why:
+                        info[x.name]["reason"] = why
             rows += list(zip(tasks, b, strict=True))
         used.append(f"{s.name}:{t}")
     from partita import subsys
