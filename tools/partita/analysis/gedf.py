@@ -37,6 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from partita.analysis import _compiled
 from partita.analysis.errors import (
     INT64_SAFE,
     AnalysisInputError,
@@ -317,19 +318,13 @@ def bak_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result
     """BAK (single-lambda form, see the module doc) of one set, exact verdict (floats with a
     rational re-decision of every condition within its rounding bound; see `bak`)."""
     c, t, d = _one(C, T, D, m, "bak")
-    Cf, Tf, Df = np.array(c, dtype=float), np.array(t, dtype=float), np.array(d, dtype=float)
-    U = Cf / Tf
-    lam = Cf / Df
-    X = np.subtract(Cf, np.multiply.outer(lam, Tf))          # k on axis 0, i on axis 1
-    np.maximum(X, 0.0, out=X)
-    X += U * (Tf - Df)
-    X /= Df[:, None]
-    X += U
-    np.minimum(X, 1.0, out=X)
-    margin = (m - (m - 1) * lam) - X.sum(axis=1)
+    Cf, Tf, Df = np.array((c, t, d), dtype=float)
+    margin = np.empty(len(c))
+    _compiled.bak_margins(Cf, Tf, Df, m, margin)     # compiled loop (the float filter)
     # one tolerance for every k: `bak`'s magnitude bound with D_k -> min D, lambda_k -> max
-    tol = 1e-12 * (U.sum() + ((U * (Tf + Df)).sum() + sum(c) + lam.max() * sum(t)) / min(d)
-                   + m + 1.0)
+    U = Cf / Tf
+    tol = 1e-12 * (U.sum() + ((U * (Tf + Df)).sum() + sum(c) + (Cf / Df).max() * sum(t))
+                   / min(d) + m + 1.0)
     lo = margin.min()
     if lo > tol:
         return Result(True, None, "BAK condition holds for every task", "bak")
@@ -381,6 +376,12 @@ def _bcl_sum(body: np.ndarray, B: np.ndarray, A: np.ndarray, S: np.ndarray | Non
 def bcl_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result:
     """BCL (TPDS 2009, Thm. 7) of one set (constrained deadlines)."""
     c, t, d = _one(C, T, D, m, "bcl")
+    Ca, Ta, Da = _np(m, c, t, d)
+    if Ca.dtype == np.int64:  # compiled loop (partita.analysis._compiled); object: numpy below
+        k = _compiled.bcl(Ca, Ta, Da, m)
+        if k < 0:
+            return Result(True, None, "BCL condition holds for every task", "bcl")
+        return Result(False, None, f"BCL condition fails for task {k}", "bcl")
     body, B, A, cap = _bcl_parts(c, t, d, m)
     ok = _bcl_sum(body, B, A, None) < m * cap[:, 0]
     if ok.all():
@@ -391,6 +392,15 @@ def bcl_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result
 def bcl_iterative_set(C: object, T: object, D: object | None = None, m: int = 1) -> Result:
     """Slack-iterative BCL (TPDS 2009 §6) of one set, Jacobi rounds as `bcl_iterative`."""
     c, t, d = _one(C, T, D, m, "bcl-iter")
+    Ca, Ta, Da = _np(m, c, t, d)
+    if Ca.dtype == np.int64:  # compiled rounds (partita.analysis._compiled)
+        k, rounds = _compiled.bcl_iterative(Ca, Ta, Da, m, MAX_ROUNDS)
+        if k == -1:
+            return Result(True, None, f"every task passes (round {rounds})", "bcl-iter")
+        if k >= 0:
+            return Result(False, None, f"task {k} fails and no slack grows (round {rounds})",
+                          "bcl-iter")
+        raise AssertionError("slacks only grow and are bounded by D - C")
     body, B, A, cap = _bcl_parts(c, t, d, m)
     cap1 = cap[:, 0]
     slack0 = cap1 - 1

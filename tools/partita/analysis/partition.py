@@ -226,8 +226,13 @@ def _fast_ff(C: list[int], T: list[int], m: int
     if top > 1.0 or (top == 1.0 and not all(map(operator.le, C, T))):
         return None                                     # some C > T (= D): `place` names it
     order = sorted(range(len(C)), key=util.__getitem__, reverse=True)
-    if len(set(util)) < len(C):                         # equal floats: order in rationals
-        order.sort(key=lambda i: (-Fraction(C[i], T[i]), i))
+    if len(set(util)) < len(C):
+        # equal floats: the stable sort left them by index, right when their rationals are
+        # equal too; rationals order them only when they differ (rare)
+        for a, b in zip(order, order[1:]):  # noqa: B905 (one shorter by design)
+            if util[a] == util[b] and C[a] * T[b] != C[b] * T[a]:
+                order.sort(key=lambda i: (-Fraction(C[i], T[i]), i))
+                break
     return _first_fit_u(C, T, util, order, m)
 
 
