@@ -147,7 +147,7 @@ static uint64_t bus_wait(const struct cm_hier *h, uint32_t hart)
 	for (uint32_t i = 0; i < h->p.nharts; i++)
 		if (i != hart)
 			others += h->util_q16[i];
-	return ((uint64_t)h->p.bus_cycles * others) >> 16;
+	return ((uint64_t)h->p.bus_cycles * others + 32768) >> 16; /* rounded to nearest */
 }
 
 /* An LLC writeback to memory: occupies the bus, stalls nobody. */

@@ -220,7 +220,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "gdb-multiarch command to attach (symbols loaded, one gdb thread per hart)")
     from partita import subsys
 
-    p.add_argument("--model", default=None, metavar="NAME",
+    p.add_argument("--model", default=None, choices=[*subsys.model_names(), "none"],
                    help="load a timing model into QEMU: "
                    f"{', '.join(subsys.model_names())} (docs/memory.md, 'Timing model'), or "
                    "none; a configuration with the model's section loads it by default")

@@ -62,8 +62,7 @@ def parse(raw: Any) -> tuple[CacheModelCfg | None, list[Problem]]:
                       for err in e.errors()]
 
 
-def check_llc(section: CacheModelCfg, size_bytes: int, ways: int,
-              line_bytes: int) -> list[Problem]:
+def check_llc(section: CacheModelCfg, size_bytes: int, line_bytes: int) -> list[Problem]:
     """Relations with the system's `cache:` (the LLC)."""
     if size_bytes == 0:
         return [Problem(("cache",), "cache_model needs the last-level cache's geometry: "
@@ -73,5 +72,4 @@ def check_llc(section: CacheModelCfg, size_bytes: int, ways: int,
         out.append(Problem(("cache_model", "l1", "size_bytes"),
                            f"{section.l1.size_bytes} is smaller than ways x line_bytes "
                            f"({section.l1.ways} x {line_bytes})"))
-    del ways
     return out

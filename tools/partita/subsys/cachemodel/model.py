@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from partita.config.errors import ConfigError, Problem
+from partita.config.errors import ConfigError
 from partita.config.resolve import Resolved
 from partita.subsys.cachemodel.config import CacheModelCfg, check_llc, parse
 
@@ -29,16 +29,14 @@ COUNTS = ("instructions", "ifetches", "loads", "stores", "l1i_hits", "l1i_misses
           "stall_cycles", "bus_wait_cycles")
 
 
-class PluginBuildError(RuntimeError):
-    pass
-
-
 def ensure_plugin() -> Path:
     """build/cachesim/libcachesim.so, (re)built by make only when a source changed."""
+    from partita.run.build import BuildError
+
     r = subprocess.run(["make", "-s", "-C", str(ROOT / "tools" / "cachesim"),
                         f"OUT={PLUGIN.parent}"], capture_output=True, text=True)
     if r.returncode != 0 or not PLUGIN.exists():
-        raise PluginBuildError(f"building the cache-model plugin failed:\n{r.stdout}{r.stderr}")
+        raise BuildError(f"building the cache-model plugin failed:\n{r.stdout}{r.stderr}")
     return PLUGIN
 
 
@@ -48,7 +46,7 @@ def section_of(system: Resolved) -> tuple[CacheModelCfg, bool]:
         return CacheModelCfg(), False
     section, problems = parse(system.subsys[SECTION])
     if section is None:
-        raise ConfigError(system.name, problems)
+        raise ConfigError(system.source, problems)
     return section, True
 
 
@@ -62,9 +60,9 @@ def qemu_args(system: Resolved, elf: Path, ram_file: Path, out: Path) -> list[st
 
     section, linked = section_of(system)
     c = system.cache
-    problems = check_llc(section, c.size_bytes, c.ways, c.line_bytes)
+    problems = check_llc(section, c.size_bytes, c.line_bytes)
     if problems:
-        raise ConfigError(system.name, problems)
+        raise ConfigError(system.source, problems)
     plugin = ensure_plugin()
     area = symbol(elf, "pt_cachemodel_area")[0] if linked else 0
     args: dict[str, Any] = {
