@@ -2,7 +2,7 @@
 configurations here differ only in the color of thread b's buffer): a working set that fits
 its color's share of the LLC hits, one that is twice that share misses on every line; two
 threads on disjoint colors keep their lines, on a shared color they evict each other's.
-Also: the counts are per thread and per job (job numbers of the trace), modeled cycles are
+Also: two runs give identical figures; the counts are per thread and per job (job numbers of the trace), modeled cycles are
 instructions + stalls, and `--model none` boots the same image without the plugin (the
 slowdown is printed, not asserted: it depends on the host)."""
 
@@ -32,7 +32,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     disjoint = _run("cm_disjoint", base / "disjoint")
     shared = _run("cm_shared", base / "shared")
     plain = _run("cm_disjoint", base / "plain", model="none")
-    return {"disjoint": json.loads((base / "disjoint" / "cache_model.json").read_text()),
+    _run("cm_disjoint", base / "again")
+    raw = [json.loads((base / d / "cachesim.raw.json").read_text()) for d in ("disjoint", "again")]
+    for r in raw:
+        r.pop("host_cpu_s")
+    return {"deterministic": raw[0] == raw[1],"disjoint": json.loads((base / "disjoint" / "cache_model.json").read_text()),
             "shared": json.loads((base / "shared" / "cache_model.json").read_text()),
             "runs": (disjoint, shared, plain), "plain_out": base / "plain"}
 
@@ -42,6 +46,10 @@ def _steady_jobs(doc: dict[str, Any], thread: str) -> list[dict[str, Any]]:
     jobs = doc["threads"][thread]["jobs"]
     assert [j["job"] for j in jobs] == list(range(1, len(jobs) + 1))
     return jobs[1:-1]
+
+
+def test_deterministic(runs: dict[str, Any]) -> None:
+    assert runs["deterministic"], "two runs of cm_disjoint gave different model figures"
 
 
 def test_per_thread_and_job(runs: dict[str, Any]) -> None:
