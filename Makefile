@@ -4,7 +4,7 @@ PARTITA := $(VENV)/bin/partita
 PYTEST := $(VENV)/bin/pytest
 CONFIG ?= configs/demo.yaml
 
-.PHONY: all setup run test unit lint pytest bench bench-docs bench-net kernel lock clean fuzz fuzz-kernel fuzz-host limits-header trace-events soak
+.PHONY: all setup run test unit lint pytest cachesim bench bench-docs bench-net kernel lock clean fuzz fuzz-kernel fuzz-host limits-header trace-events soak
 
 all: run
 
@@ -28,6 +28,11 @@ lint: setup
 
 pytest: setup
 	$(PYTEST) -q -n 2 tests/python tests/system
+
+# The cache-model QEMU plugin (tools/cachesim, MIT): build/cachesim/libcachesim.so. `partita
+# run --model cachesim` (or a cache_model: section) calls this itself when the plugin is stale.
+cachesim:
+	$(MAKE) -s -C tools/cachesim OUT=$(CURDIR)/build/cachesim
 
 # Long fuzzing campaigns (not part of `make test`, which runs bounded versions of the same
 # properties). fuzz-host: hypothesis on `partita config` (mutated YAML; a sample of accepted

@@ -34,6 +34,7 @@ test_subsys_SRCS := kernel/core/subsys.c
 test_svc_ring_SRCS := kernel/svc/ring.c kernel/svc/console.c
 test_svc_lock_SRCS := kernel/svc/lock.c kernel/svc/wait.c
 test_svc_lifecycle_SRCS := kernel/svc/svc.c kernel/svc/wait.c
+test_cachesim_SRCS := tools/cachesim/cache_model.c
 
 TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 BINS := $(addprefix $(OUT)/,$(TESTS))

@@ -122,18 +122,24 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
                echo: bool = False, png: bool = True, bounds: bool = True,
                gantt_ms: float | None = None, drain: bool = True,
                app_dirs: Sequence[str | Path] = (), gdb_port: int | None = None,
-               **gantt_opts: object) -> RunResult:
+               model: str | None = None, **gantt_opts: object) -> RunResult:
     """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError.
     With `drain` (default) the host empties the trace rings while the guest runs.
     `app_dirs`: application directories outside the configuration (--app-dir). `gdb_port`:
     start QEMU halted with its gdb stub on that port, print the gdb-multiarch command, and
-    wait without a time limit."""
+    wait without a time limit. `model`: a timing model to load (partita.subsys.model_names(),
+    `none` for none even if the configuration has one's section)."""
+    from partita import subsys
     from partita.run.report import collect
     from partita.trace.cli import write_artifacts
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     system = load_resolved(cfg, app_dirs=app_dirs)
+    models = [(n, subsys.get_model(n)) for n in subsys.models_for(system.subsys, model)]
+    for name in subsys.model_names():  # no stale model output from an earlier run
+        for f in subsys.get_model(name).OUTPUTS:
+            (out / f).unlink(missing_ok=True)
     if bounds:  # before the boot: a configuration the analysis rejects fails at once
         write_bounds(Path(cfg).resolve(), out.resolve(), app_dirs)
     build_dir = ROOT / "build" / system.name
@@ -149,6 +155,8 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
                   f"In another terminal:\n    {cmd}\nthen e.g. `break pt_panic`, "
                   "`continue`, `info threads`; `kill` or the guest's power-off ends the run.",
                   flush=True)
+        for _, m in models:
+            extra += m.qemu_args(system, b.elf, b.ram_file, out)
         try:
             drainer: TraceDrainer | None = TraceDrainer(b.ram_file, b.elf) if drain else None
         except TraceFormatError:
@@ -168,11 +176,17 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
     from partita.trace import printlog
 
     printlog.write(area, out / "print.log", tl.names)
+    model_error = None
+    for name, m in models:
+        try:
+            m.collect(out, tl.names, res.wall_s)
+        except (FileNotFoundError, ValueError, KeyError) as e:
+            model_error = f"model {name}: {e}"
     (out / "run.json").write_text(json.dumps({
         "config": str(cfg), "returncode": res.returncode, "timed_out": res.timed_out,
         "wall_s": res.wall_s, "command": res.command}, indent=1))
     stats = collect(tl, out, area=area)
-    return RunResult(b, out, res, area, tl, stats,
+    return RunResult(b, out, res, area, tl, stats, error=model_error,
                      drain_backlog=drainer.max_backlog if drainer else 0)
 
 
@@ -204,6 +218,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gdb", action="store_true",
                    help="start QEMU halted with its gdb stub (no time limit) and print the "
                    "gdb-multiarch command to attach (symbols loaded, one gdb thread per hart)")
+    from partita import subsys
+
+    p.add_argument("--model", default=None, choices=[*subsys.model_names(), "none"],
+                   help="load a timing model into QEMU: "
+                   f"{', '.join(subsys.model_names())} (docs/memory.md, 'Timing model'), or "
+                   "none; a configuration with the model's section loads it by default")
     p.add_argument("--gdb-port", type=int, default=1234, help="gdb stub port (default 1234)")
     add_app_dir_argument(p)
     p.add_argument("--allow-misses", action="store_true",
@@ -230,7 +250,7 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     r = run_config(args.config, args.out, timeout_s=args.timeout, echo=not args.quiet,
                    png=not args.no_png, app_dirs=args.app_dir,
-                   gdb_port=args.gdb_port if args.gdb else None, **opts)
+                   gdb_port=args.gdb_port if args.gdb else None, model=args.model, **opts)
     if r.timeline is not None:
         render(r.stats, r.timeline, title=f"Partita {r.build.system.name}", wide=args.wide)
         from partita import subsys

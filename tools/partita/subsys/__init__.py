@@ -34,6 +34,15 @@ if TYPE_CHECKING:
 # YAML section name -> module defining SUBSYSTEM. One line per subsystem.
 _MODULES: dict[str, str] = {
     "spm": "partita.subsys.spm.plugin",
+    "cache_model": "partita.subsys.cachemodel.plugin",
+}
+
+# Timing models: QEMU plugins a run can load (`partita run --model NAME`), each configured by
+# (and linking its kernel side through) one subsystem's section; a configuration with that
+# section loads the model without being asked. name -> (module defining the Model members
+# below, its section). One line per model.
+_MODELS: dict[str, tuple[str, str]] = {
+    "cachesim": ("partita.subsys.cachemodel.model", "cache_model"),
 }
 
 
@@ -77,6 +86,43 @@ class Subsystem(Protocol):
         """Print its part of a run's report (nothing if the trace holds none of its events);
         with `out`, also write its files there."""
         ...
+
+
+class Model(Protocol):
+    """A timing model's module: what `partita run` calls around the boot."""
+
+    OUTPUTS: tuple[str, ...]  # files it writes into the run's out directory
+
+    def qemu_args(self, system: Any, elf: Path, ram_file: Path, out: Path) -> list[str]:
+        """Extra QEMU arguments (the -plugin option); ConfigError for a bad configuration."""
+        ...
+
+    def collect(self, out: Path, names: Mapping[int, str],
+                wall_s: float | None = None) -> dict[str, Any]:
+        """After the guest exited: turn the plugin's output into the model's files."""
+        ...
+
+
+def model_names() -> list[str]:
+    """Every registered timing model."""
+    return list(_MODELS)
+
+
+def get_model(name: str) -> Model:
+    """The module of model `name` (KeyError if none)."""
+    mod: Model = importlib.import_module(_MODELS[name][0])  # type: ignore[assignment]
+    return mod
+
+
+def models_for(sections: Mapping[str, Any], requested: str | None) -> list[str]:
+    """The models a run loads: `requested` (`none`: no model at all) and every model whose
+    section the configuration has. ValueError names an unknown model."""
+    if requested == "none":
+        return []
+    if requested is not None and requested not in _MODELS:
+        raise ValueError(f"--model {requested}: no such model (known: "
+                         f"{', '.join([*_MODELS, 'none'])})")
+    return [n for n, (_, sec) in _MODELS.items() if n == requested or sec in sections]
 
 
 def names() -> list[str]:
