@@ -1,5 +1,5 @@
 /*
- * Microbenchmark of the cache model (tests/system/cachemodel/test_cachemodel.py): a periodic
+ * Microbenchmark of the cache model (tests/system/cachemodel/test_sys_cachemodel.py): a periodic
  * job sweeps a buffer of one color, reading one word per 64-byte line. The argument packs
  * (slot << 40) | (color << 32) | (KiB << 16) | sweeps per job; the buffer, taken from the
  * partition's heap of that color on the first job, is kept in slot `slot` for later jobs.
