@@ -2,7 +2,9 @@
 
 They are references, written for clarity over speed: event-driven, one job list, no
 approximation. Each returns the largest observed response time per task and whether any
-job of the task missed its deadline.
+job of the task missed its deadline. `simulate_uni` and `simulate_gedf` also take per-job
+execution times (`job_costs[i][k]` for the k-th release of task i, e.g. the modeled cycles of
+`partita experiment coloring`) instead of one C per task, and report when the last job ended.
 
 - `simulate_uni`: one processor, preemptive FP ("fp"), non-preemptive FP ("np-fp") or
   preemptive EDF ("edf"); priorities follow the array order (index 0 highest).
@@ -23,6 +25,7 @@ class SimResult:
     max_response: list[int]
     missed: list[bool]
     jobs: list[int] = field(default_factory=list)
+    last_completion: int = 0          # when the last job completed (0: no job)
 
 
 @dataclass
@@ -40,17 +43,25 @@ def periodic_releases(T: Sequence[int], horizon: int, offsets: Sequence[int] | N
     return [list(range(o, horizon, t)) for o, t in zip(offs, T, strict=True)]
 
 
-def _prep(releases: Sequence[Sequence[int]], C: Sequence[int], D: Sequence[int]
-          ) -> list[tuple[int, int]]:
-    ev = sorted((r, i) for i, rs in enumerate(releases) for r in rs)
+def _prep(releases: Sequence[Sequence[int]], C: Sequence[int], D: Sequence[int],
+          job_costs: Sequence[Sequence[int]] | None = None) -> list[tuple[int, int, int]]:
+    """Releases in time order as (time, task, cost of that job)."""
     assert all(C[i] > 0 and D[i] > 0 for i in range(len(C)))
-    return ev
+    if job_costs is None:
+        return sorted((r, i, C[i]) for i, rs in enumerate(releases) for r in rs)
+    for i, rs in enumerate(releases):
+        if len(job_costs[i]) < len(rs) or min(job_costs[i][:len(rs)], default=1) <= 0:
+            raise ValueError(f"task {i}: {len(rs)} releases need as many positive job costs, "
+                             f"got {list(job_costs[i])[:len(rs)]}")
+    return sorted((r, i, job_costs[i][k]) for i, rs in enumerate(releases)
+                  for k, r in enumerate(rs))
 
 
 def simulate_uni(C: Sequence[int], D: Sequence[int], releases: Sequence[Sequence[int]],
-                 policy: str = "fp") -> SimResult:
+                 policy: str = "fp", job_costs: Sequence[Sequence[int]] | None = None
+                 ) -> SimResult:
     n = len(C)
-    ev = _prep(releases, C, D)
+    ev = _prep(releases, C, D, job_costs)
     res = SimResult([0] * n, [False] * n, [0] * n)
     ready: list[_Job] = []
     k = 0
@@ -64,8 +75,8 @@ def simulate_uni(C: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
 
     while k < len(ev) or ready:
         while k < len(ev) and ev[k][0] <= t:
-            r, i = ev[k]
-            ready.append(_Job(i, r, r + D[i], C[i]))
+            r, i, c = ev[k]
+            ready.append(_Job(i, r, r + D[i], c))
             k += 1
         if not ready:
             t = ev[k][0]
@@ -88,21 +99,22 @@ def simulate_uni(C: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
             res.max_response[cur.task] = max(res.max_response[cur.task], rt)
             res.missed[cur.task] |= t > cur.deadline
             res.jobs[cur.task] += 1
+            res.last_completion = t
     return res
 
 
 def simulate_gedf(C: Sequence[int], D: Sequence[int], releases: Sequence[Sequence[int]],
-                  m: int) -> SimResult:
+                  m: int, job_costs: Sequence[Sequence[int]] | None = None) -> SimResult:
     n = len(C)
-    ev = _prep(releases, C, D)
+    ev = _prep(releases, C, D, job_costs)
     res = SimResult([0] * n, [False] * n, [0] * n)
     ready: list[_Job] = []
     k = 0
     t = ev[0][0] if ev else 0
     while k < len(ev) or ready:
         while k < len(ev) and ev[k][0] <= t:
-            r, i = ev[k]
-            ready.append(_Job(i, r, r + D[i], C[i]))
+            r, i, c = ev[k]
+            ready.append(_Job(i, r, r + D[i], c))
             k += 1
         if not ready:
             t = ev[k][0]
@@ -128,6 +140,7 @@ def simulate_gedf(C: Sequence[int], D: Sequence[int], releases: Sequence[Sequenc
                 res.max_response[j.task] = max(res.max_response[j.task], t - j.release)
                 res.missed[j.task] |= t > j.deadline
                 res.jobs[j.task] += 1
+                res.last_completion = t
     return res
 
 
@@ -222,7 +235,7 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
             done_at[cpu_part] = t
             cpu_end = None
         while k < len(ev) and ev[k][0] <= t:
-            r, i = ev[k]
+            r, i, _ = ev[k]
             nj = njobs[i]
             njobs[i] += 1
             cj = c[i] if exec_ns is None else exec_ns[i][nj]
