@@ -50,6 +50,10 @@ class Params:
     margin: float = 0.85                     # accesses sized to margin x C at the isolated cost
     ram_mb: int = 256
     cal_accesses: int = 10_000
+    # guest release offset between consecutive tasks: the first jobs allocate their arrays
+    # one after another (four heap growths at once in one partition hung the guest, see
+    # docs/coloring.md); the re-simulation releases every task at 0
+    stagger_ns: int = 1_000_000
 
     @property
     def hw_colors(self) -> int:
@@ -162,11 +166,11 @@ def accesses_for(ts: TaskSet, p: Params, wss: int, cost: dict[int, float]) -> li
 
 
 def guest_run_ms(ts: TaskSet, p: Params) -> float:
-    """Virtual run length: `hyperperiods` guest hyperperiods and a quarter for the boot and
-    the last jobs to complete."""
+    """Virtual run length: `hyperperiods` guest hyperperiods, the release offsets, and a
+    quarter hyperperiod for the boot and the last jobs to complete."""
     _, T = scaled(ts, p)
     hyper_g = hyperperiod_ns(T) * p.cpus
-    return (p.hyperperiods + 0.25) * hyper_g / NS_PER_MS
+    return ((p.hyperperiods + 0.25) * hyper_g + ts.n * p.stagger_ns) / NS_PER_MS
 
 
 def _cache(p: Params, colors: int) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -211,7 +215,8 @@ def system_yaml(ts: TaskSet, p: Params, wss: int, scenario: str, accesses: Seque
             "name": f"t{i}", "entry": "wss_task",
             "arg": pack_arg(accesses[i], kib, task_color(scenario, i), i, i == ts.polluter),
             "partition": "tasks", "scheduler": sched,
-            "period_ns": T[i] * p.cpus, "wcet_ns": max(1, C[i] * p.cpus)})
+            "period_ns": T[i] * p.cpus, "wcet_ns": max(1, C[i] * p.cpus),
+            "offset_ns": i * p.stagger_ns})
     doc["threads"] = threads
     return doc
 
