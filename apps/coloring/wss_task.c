@@ -31,6 +31,7 @@ struct wss_slot {
 };
 
 static struct wss_slot wss_slots[WSS_SLOTS];
+static uint32_t wss_alloc_busy;
 volatile uint64_t wss_task_sink;
 
 static uint64_t wss_next(uint64_t *s)
@@ -54,7 +55,13 @@ void wss_task(void *arg)
 	struct wss_slot *s = &wss_slots[id];
 
 	if (!s->array) {
+		/* One first job allocates at a time: several heap growths at once (kernel spin
+		 * locks, interrupts masked) stopped every hart under icount (docs/coloring.md).
+		 * A waiter sleeps, so a holder preempted on the same hart gets to finish. */
+		while (__atomic_exchange_n(&wss_alloc_busy, 1u, __ATOMIC_ACQUIRE))
+			pt_sleep_ns(20000);
 		s->array = pt_malloc_color((uint64_t)kib * 1024u, color);
+		__atomic_store_n(&wss_alloc_busy, 0u, __ATOMIC_RELEASE);
 		if (!s->array) {
 			pt_printf("wss_task: FAIL malloc color %u KiB %u error %d\n", color, kib,
 				  pt_heap_last_error());

@@ -11,13 +11,15 @@ re-simulating the schedule with those job costs (coloring_sets.resimulate).
 Seeded: set k of a scheduler comes from SeedSequence([seed, scheduler, k]); the runs are
 deterministic (icount, a deterministic model), so the results do not depend on --jobs or on
 the executor. Outputs in OUT: results.csv (one row per scheduler, WSS, scenario), tasks.csv
-(one row per task and run), jobs.json (every measured job), configs/*.yaml (every
+(one row per task and run), jobs.json (every measured job), runs/ (each run's model
+output, reused when its configuration and the program are unchanged), configs/*.yaml (every
 configuration run), fig10.png, fig11.png, fig12.png.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import shutil
 import tempfile
@@ -42,6 +44,7 @@ PAPER_FIG11: dict[tuple[str, str], tuple[float | None, ...]] = {
     ("G-EDF", "S3"): (93.0, 93.02, 93.92, 97.67),
 }
 PAPER_WSS = (32, 64, 128, 256)
+PROGRAM = Path(__file__).resolve().parents[3] / "apps" / "coloring" / "wss_task.c"
 QUICK = {"sets": 1, "wss_kib": (64, 256), "hyperperiods": 2, "jobs_per_task": 50}
 
 
@@ -68,11 +71,21 @@ def make_sets(p: cs.Params, seed: int, sets: int) -> dict[str, list[cs.TaskSet]]
 
 
 def _run_yaml(doc: dict[str, Any], cfg: Path) -> dict[str, Any]:
-    """Boot one configuration with the cache model; its cache_model.json."""
+    """Boot one configuration with the cache model; its cache_model.json. A run whose
+    configuration (name aside) and program are unchanged is read back from OUT/runs/: an
+    interrupted experiment resumes where it stopped."""
     from partita.run.run import run_config
 
     cfg.parent.mkdir(parents=True, exist_ok=True)
-    cfg.write_text(yaml.safe_dump(doc, sort_keys=False, width=200))
+    text = yaml.safe_dump(doc, sort_keys=False, width=200)
+    cfg.write_text(text)
+    key = hashlib.sha256((yaml.safe_dump({**doc, "name": ""}) +
+                          PROGRAM.read_text()).encode()).hexdigest()
+    cached = cfg.parent.parent / "runs" / f"{cfg.stem}.json"
+    if cached.exists():
+        old = json.loads(cached.read_text())
+        if old.get("hash") == key:
+            return dict(old["model"])
     tmp = Path(tempfile.mkdtemp(prefix="coloring-"))
     try:
         r = run_config(cfg, tmp, png=False, bounds=False)
@@ -81,6 +94,9 @@ def _run_yaml(doc: dict[str, Any], cfg: Path) -> dict[str, Any]:
         doc_out = json.loads((tmp / "cache_model.json").read_text())
         if "FAIL" in (tmp / "console.log").read_text():
             raise ColoringError(f"{cfg}: the guest reported a failure (console.log)")
+        cached.parent.mkdir(exist_ok=True)
+        cached.write_text(json.dumps({"hash": key, "model": {
+            k: doc_out[k] for k in ("threads", "wall_s", "host_cpu_s")}}))
         return doc_out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -118,8 +134,16 @@ def _one(p: cs.Params, out: Path, sets: dict[str, list[cs.TaskSet]],
     acc = cs.accesses_for(ts, p, key.wss, cost[colors])
     cfg = out / "configs" / f"{key.slug}.yaml"
     # a build directory per worker slot: the kernel objects are reused between runs
-    model = _run_yaml(cs.system_yaml(ts, p, key.wss, key.scenario, acc,
-                                     f"coloring_{k % slots}"), cfg)
+    try:
+        model = _run_yaml(cs.system_yaml(ts, p, key.wss, key.scenario, acc,
+                                         f"coloring_{k % slots}"), cfg)
+        return _measured(p, ts, key, acc, colors, model, cfg)
+    except ColoringError as e:  # reported and left out, the other runs stand
+        return {"key": asdict(key), "error": str(e)}
+
+
+def _measured(p: cs.Params, ts: cs.TaskSet, key: RunKey, acc: list[int], colors: int,
+              model: dict[str, Any], cfg: Path) -> dict[str, Any]:
     _, T = cs.scaled(ts, p)
     hyper = cs.hyperperiod_ns(T)
     jobs = []
@@ -156,6 +180,7 @@ def aggregate(p: cs.Params, sets: dict[str, list[cs.TaskSet]],
     """Scaling factors (per set: the mean over its real-time tasks of X / S1; then the mean
     over sets), share of real-time tasks missing a deadline in the re-simulation, total time."""
     by = {RunKey(**r["key"]): r for r in res}
+    failed = {(k.scheduler, k.set_index, k.wss) for k, r in by.items() if "error" in r}
     rows: list[Row] = []
     tasks: list[dict[str, Any]] = []
     for sched in cs.SCHEDULERS:
@@ -163,6 +188,8 @@ def aggregate(p: cs.Params, sets: dict[str, list[cs.TaskSet]],
             for scen in cs.SCENARIOS:
                 fw, fa, missed, nrt, total, over = [], [], 0, 0, [], []
                 for si, ts in enumerate(sets[sched]):
+                    if (sched, si, wss) in failed:  # a scenario of this set did not run
+                        continue
                     r, r1 = by[RunKey(sched, si, wss, scen)], by[RunKey(sched, si, wss, "S1")]
                     rt = ts.rt_tasks()
                     w = [max(j) for j in r["jobs"]]
@@ -189,7 +216,9 @@ def aggregate(p: cs.Params, sets: dict[str, list[cs.TaskSet]],
                             "accesses": r["accesses"][i], "c_cycles": C[i],
                             "wcet_cycles": w[i], "avg_cycles": round(a[i]),
                             "jobs": len(r["jobs"][i]), "missed": int(so.missed[i])})
-                rows.append(Row(sched, wss, scen, len(sets[sched]), nrt,
+                if not fw:
+                    continue
+                rows.append(Row(sched, wss, scen, len(fw), nrt,
                                 float(np.mean(fw)), float(np.min(fw)), float(np.max(fw)),
                                 float(np.mean(fa)), 100.0 * missed / max(1, nrt),
                                 float(np.mean(total)),
@@ -215,7 +244,6 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False,
         p = replace(p, **{k: v for k, v in QUICK.items() if k != "sets" and k not in params})
     p.check()
     out.mkdir(parents=True, exist_ok=True)
-    shutil.rmtree(out / "configs", ignore_errors=True)
     tsets = make_sets(p, seed, sets)
     colors = sorted({cs.colors_for(ts, p) for v in tsets.values() for ts in v})
     cal = map_work(functools.partial(_calibrate, p, out), colors, jobs,
@@ -225,10 +253,15 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False,
             for w in p.wss_kib for sc in cs.SCENARIOS]
     res = map_work(functools.partial(_one, p, out, tsets, cost, max(1, jobs)),
                    list(enumerate(keys)), jobs, "coloring: QEMU runs", quiet, executor)
+    errors = [r["error"] for r in res if "error" in r]
+    for e in errors:
+        print(f"coloring: left out: {e.splitlines()[0]}")
     rows, tasks = aggregate(p, tsets, res)
+    if not rows:
+        raise ColoringError(f"no run succeeded ({len(errors)} failed)")
     meta = {"seed": seed, "sets": sets, "params": asdict(p),
             "calibration_cycles_per_access": {str(c): v for c, v in cost.items()},
-            "qemu_wall_s": sum(r["wall_s"] or 0 for r in res),
+            "qemu_wall_s": sum(r.get("wall_s") or 0 for r in res), "errors": errors,
             "sets_generated": {s: [asdict(ts) for ts in v] for s, v in tsets.items()},
             "runs": res}
     (out / "jobs.json").write_text(json.dumps(meta, indent=None))
