@@ -133,3 +133,21 @@ def test_bad_parameters() -> None:
         cs.Params(wss_kib=(48,)).check()
     with pytest.raises(ValueError, match="accesses"):
         cs.pack_arg(1 << 24, 32, 2, 0, False)
+
+
+def test_cli_options_belong_to_coloring(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from partita.experiments import cli
+
+    ap = argparse.ArgumentParser()
+    cli.add_arguments(ap)
+    args = ap.parse_args(["gedf-vs-pedf", "--quick", "--llc-kib", "2048"])
+    assert cli.run(args) == 2
+    assert "--quick, --llc-kib: options of the coloring experiment only" in \
+        capsys.readouterr().err
+    args = ap.parse_args(["coloring", "--llc-kib", "2048", "--l1-kib", "0", "--cpus", "2"])
+    assert cli.coloring_extra(args) == {"llc_bytes": 2 << 20, "l1_bytes": 0, "cpus": 2}
+    args = ap.parse_args(["coloring", "--llc-kib", "3072", "--quiet"])
+    assert cli.run(args) == 2  # refused before any QEMU run, naming the parameter
+    assert "llc: 3145728 bytes / 16 ways" in capsys.readouterr().err
