@@ -142,15 +142,6 @@ def randfixedsum(n: int, total: float, gen: np.random.Generator, lo: float = 0.0
 # ---------------------------------------------------------------------- periods
 
 
-def periods_uniform(shape: int | tuple[int, ...], lo_ns: int, hi_ns: int,
-                    gen: np.random.Generator, granularity_ns: int = 1) -> np.ndarray:
-    """Periods uniform in [lo, hi], rounded down to `granularity_ns`."""
-    if not 0 < lo_ns <= hi_ns:
-        raise AnalysisInputError(f"periods: need 0 < lo <= hi, got [{lo_ns}, {hi_ns}]")
-    p = gen.uniform(lo_ns, hi_ns, size=shape)
-    return np.maximum((p // granularity_ns) * granularity_ns, granularity_ns).astype(np.int64)
-
-
 def periods_loguniform(shape: int | tuple[int, ...], lo_ns: int, hi_ns: int,
                        gen: np.random.Generator, granularity_ns: int = 1) -> np.ndarray:
     """Periods log-uniform in [lo, hi] (Emberson, Stafford & Davis 2010)."""
