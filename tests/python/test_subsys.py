@@ -126,7 +126,7 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _toy_config(tmp_path: Path, toy_section: str) -> Path:
-    text = (ROOT / "tests/system/configs/sys_fp.yaml").read_text()
+    text = (ROOT / "tests/system/fp/sys_fp.yaml").read_text()
     cfg = tmp_path / "toy.yaml"
     cfg.write_text(text + f"\ntoy: {toy_section}\n")
     return cfg
@@ -166,7 +166,7 @@ def test_run_fails_loudly_when_the_analysis_fails(tmp_path: Path,
     from partita.cli import main
     from partita.run.run import AnalysisFailed, write_bounds
 
-    cfg = ROOT / "apps/test/configs/hostile.yaml"
+    cfg = ROOT / "tests/system/security/hostile.yaml"
     with pytest.raises(AnalysisFailed, match="v_late: wcet_ns 100000 \\+ overhead"):
         write_bounds(cfg, tmp_path)
     assert main(["run", str(cfg), "--out", str(tmp_path / "o"), "--quiet"]) == 2
