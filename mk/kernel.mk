@@ -40,7 +40,7 @@ LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
 # entry; out-of-tree directories as absolute paths; see tools/partita/config/apps.py) and
 # rewrites it only when the list changes, so the image is relinked exactly then. Without it
 # (plain `make -f mk/kernel.mk`), every in-tree application is linked.
-APP_DIRS := apps/automotive apps/bench apps/examples apps/lib apps/test
+APP_DIRS := apps/automotive apps/bench apps/examples apps/lib
 -include $(BUILD)/apps.mk
 SRCS := $(shell find kernel arch/riscv64 platform/qemu-virt $(addprefix subsys/,$(PT_SUBSYS)) \
 	-name '*.c' -o -name '*.S' | sort)

@@ -46,7 +46,7 @@ enum { PT_HEAP_INFO_LAST_ERROR = 0, PT_HEAP_INFO_COLOR_OF = 1 };
 #if defined(__riscv)
 /* One system call from U-mode: number in a7, arguments in a0..a5, result in a0. The pt_*
  * stubs (kernel/core/api_stubs.c) use it; so may a program that must pass arbitrary values
- * (the system-call fuzzer, apps/test/fuzz.c). */
+ * (the system-call fuzzer, tests/system/fuzz/fuzz.c). */
 static inline __attribute__((always_inline)) long pt_syscall6(long nr, long a0, long a1,
 							      long a2, long a3, long a4, long a5)
 {
