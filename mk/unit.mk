@@ -40,8 +40,11 @@ test_svc_lifecycle_SRCS := kernel/svc/svc.c kernel/svc/wait.c
 test_cachesim_SRCS := tools/cachesim/cache_model.c
 # core/test_core: the job and dispatch logic of kernel/core (the real scheduler core, job and
 # time code, policies and trace writer) against the fake HAL
-test_core_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c \
-	kernel/core/subsys.c $(TRACE_SRCS) $(SCHED_SRCS)
+CORE_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c \
+	kernel/core/subsys.c $(TRACE_SRCS) $(SCHED_SRCS) tests/unit/core/core_harness.c
+test_core_SRCS := $(CORE_SRCS)
+# core/test_sync: kernel/sync (wait queues, semaphores, mutexes, queues) on the same harness
+test_sync_SRCS := $(CORE_SRCS) $(sort $(wildcard kernel/sync/*.c))
 
 # every tests/unit/<part>/test_*.c but spm/ (its own suite, below)
 TEST_SRCS := $(sort $(filter-out tests/unit/spm/%,$(wildcard tests/unit/*/test_*.c)))
