@@ -71,5 +71,13 @@ int pt_mq_create(uint32_t msg_bytes, uint32_t capacity);
 int pt_mq_send(int id, const void *msg, uint64_t timeout_ns);
 int pt_mq_recv(int id, void *msg, uint64_t timeout_ns);
 int pt_mq_delete(int id);
+/* The other ends of a queue: send to the head (received next, ahead of every waiting
+ * message), copy the head out without removing it, overwrite the one message of a queue of
+ * capacity 1 (or send when it is empty; never waits: PT_EINVAL for a larger queue), and the
+ * number of messages it holds. */
+int pt_mq_send_front(int id, const void *msg, uint64_t timeout_ns);
+int pt_mq_peek(int id, void *msg, uint64_t timeout_ns);
+int pt_mq_overwrite(int id, const void *msg);
+int pt_mq_count(int id);
 
 #endif
