@@ -61,6 +61,8 @@ static void spinner(void *arg)
 
 /* priority inheritance: low takes the mutex, high blocks on it, medium must not run first */
 static volatile int pi_stage, pi_go;
+static volatile int pi_boosted;
+
 static void pi_low(void *arg)
 {
 	(void)arg;
@@ -70,6 +72,7 @@ static void pi_low(void *arg)
 		;
 	for (volatile int i = 0; i < 20000; i++)
 		;
+	pi_boosted = pt_thread_priority(0); /* high (5) waits on our mutex */
 	log_order(30);
 	pt_mutex_unlock(mutex_id);
 }
@@ -197,6 +200,7 @@ void api_main(void *arg)
 	pi_go = 1; /* low cannot run before we sleep: it is the lowest */
 	spawn("pi_high", pi_high, 0, 5, -1, 0); /* runs at once and blocks on the mutex */
 	pt_sleep_ns(2000000);
+	check(pi_boosted == 5, "thread_priority_inherited");
 	check(pi_stage == 1 && norder == 3 && order[0] == 30 && order[1] == 5 && order[2] == 20,
 	      "mutex_priority_inheritance");
 	check(pt_mutex_unlock(mutex_id) == PT_EPERM, "mutex_unlock_not_owner");

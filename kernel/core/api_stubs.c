@@ -77,6 +77,10 @@ UTEXT int pt_thread_state(int tid)
 {
 	return in_user() ? (int)SYS(PT_SYS_THREAD_STATE, tid, 0, 0) : pt_k_thread_state(tid);
 }
+UTEXT int pt_thread_priority(int tid)
+{
+	return in_user() ? (int)SYS(PT_SYS_THREAD_PRIORITY, tid, 0, 0) : pt_k_thread_priority(tid);
+}
 UTEXT int pt_sleep_until(uint64_t abs_cycles)
 {
 	return in_user() ? (int)SYS(PT_SYS_SLEEP_UNTIL, abs_cycles, 0, 0)

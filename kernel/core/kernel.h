@@ -327,6 +327,7 @@ int pt_k_thread_set_priority(int tid, unsigned prio);
 void pt_k_thread_yield(void);
 int pt_k_thread_self(void);
 int pt_k_thread_state(int tid);
+int pt_k_thread_priority(int tid);
 _Noreturn void pt_k_thread_exit(void);
 int pt_k_sleep_until(uint64_t abs_cycles);
 int pt_k_wait_next_period(void);

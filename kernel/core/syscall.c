@@ -128,6 +128,7 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	case PT_SYS_THREAD_YIELD: pt_k_thread_yield(); r = PT_OK; break;
 	case PT_SYS_THREAD_SELF: r = pt_k_thread_self(); break;
 	case PT_SYS_THREAD_STATE: r = pt_k_thread_state(tid_arg(a0)); break;
+	case PT_SYS_THREAD_PRIORITY: r = pt_k_thread_priority(tid_arg(a0)); break;
 	case PT_SYS_THREAD_EXIT: pt_k_thread_exit();
 	case PT_SYS_SLEEP_NS: r = pt_k_sleep_until(pt_time_add_sat(hal_cycles(), pt_ns_to_cycles(a0))); break;
 	case PT_SYS_SLEEP_UNTIL: r = pt_k_sleep_until(a0); break;

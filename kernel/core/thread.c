@@ -523,6 +523,14 @@ int pt_k_thread_state(int tid)
 	return st;
 }
 
+int pt_k_thread_priority(int tid)
+{
+	struct pt_thread *t = api_target_thread(tid);
+	if (!t || t->state == PT_TS_FREE || t->state == PT_TS_DEAD)
+		return PT_EINVAL;
+	return t->se.prio; /* base, or inherited (pt_mutex_pi_update) */
+}
+
 _Noreturn void pt_k_thread_exit(void)
 {
 	pt_thread_stop(pt_current(), PT_STOP_EXIT);

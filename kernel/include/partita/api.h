@@ -71,6 +71,9 @@ enum {
 	PT_THREAD_STOPPED = 6,     /* stopped by the kernel (fault, miss policy) */
 };
 int pt_thread_state(int tid);
+/* Its effective FP priority now (0 = the caller): the base priority or a better one it
+ * inherits through a mutex; PT_EINVAL as pt_thread_state. */
+int pt_thread_priority(int tid);
 
 /* Time. */
 uint64_t pt_time_cycles(void);  /* hal_cycles(): readable from U-mode without a trap */

@@ -34,6 +34,7 @@ enum pt_syscall_nr {
 	PT_SYS_HEAP_REALLOC, /* a0 = pointer, a1 = bytes */
 	PT_SYS_HEAP_INFO,    /* a0 = PT_HEAP_INFO_*, a1 = pointer */
 	PT_SYS_THREAD_STATE,
+	PT_SYS_THREAD_PRIORITY,
 	PT_SYS_MQ_SEND_FRONT,
 	PT_SYS_MQ_PEEK,
 	PT_SYS_MQ_OVERWRITE,
