@@ -161,6 +161,11 @@ void api_main(void *arg)
 	uint64_t dt = pt_time_cycles() - t0;
 	check(r == PT_ETIMEDOUT && dt >= 200000 && dt < 400000, "sem_timeout");
 	check(pt_sem_take(sem_id, PT_NO_WAIT) == PT_EAGAIN, "sem_trytake");
+	pt_sem_give(sem_id);
+	pt_sem_give(sem_id);
+	check(pt_sem_count(sem_id) == 2 && pt_sem_take(sem_id, PT_NO_WAIT) == PT_OK &&
+	      pt_sem_take(sem_id, PT_NO_WAIT) == PT_OK && pt_sem_count(sem_id) == 0 &&
+	      pt_sem_count(999) == PT_EINVAL, "sem_count");
 	check(pt_sem_take(999, 0) == PT_EINVAL, "sem_bad_id");
 	/* 3. suspend / resume / set-priority / delete on a running spinner */
 	flag = 0;
@@ -307,6 +312,7 @@ void api_user(void *arg)
 	ok &= pt_mq_peek(mq_id, (void *)0x80000000ul, PT_NO_WAIT) == PT_EINVAL;
 	ok &= pt_mq_overwrite(mq_id, &v) == PT_EINVAL; /* capacity 4 */
 	ok &= pt_thread_state(0) == PT_THREAD_RUNNING && pt_time_shift() == 0;
+	ok &= pt_sem_count(done_sem) == 0;
 	int mid = pt_mutex_create();
 	ok &= mid >= 0 && pt_mutex_lock(mid, PT_WAIT_FOREVER) == PT_OK && pt_mutex_unlock(mid) == PT_OK;
 	ok &= pt_mutex_delete(mid) == PT_OK && pt_mutex_lock(mid, PT_NO_WAIT) == PT_EINVAL;

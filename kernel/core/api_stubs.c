@@ -164,6 +164,10 @@ UTEXT int pt_mq_overwrite(int id, const void *msg)
 {
 	return in_user() ? (int)SYS(PT_SYS_MQ_OVERWRITE, id, msg, 0) : pt_k_mq_overwrite(id, msg);
 }
+UTEXT int pt_sem_count(int id)
+{
+	return in_user() ? (int)SYS(PT_SYS_SEM_COUNT, id, 0, 0) : pt_k_sem_count(id);
+}
 UTEXT int pt_mq_count(int id)
 {
 	return in_user() ? (int)SYS(PT_SYS_MQ_COUNT, id, 0, 0) : pt_k_mq_count(id);

@@ -347,6 +347,7 @@ int pt_k_mq_send_front(int id, const void *msg, uint64_t timeout_ns);
 int pt_k_mq_peek(int id, void *msg, uint64_t timeout_ns);
 int pt_k_mq_overwrite(int id, const void *msg);
 int pt_k_mq_count(int id);
+int pt_k_sem_count(int id);
 int pt_k_sem_delete(int id);
 int pt_k_mutex_delete(int id);
 int pt_k_mq_delete(int id);

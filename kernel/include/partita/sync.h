@@ -61,6 +61,8 @@ int pt_sem_give(int id);
  * by every partition, only kernel threads). A locked mutex is not deleted
  * (PT_ESTATE). A deleted queue's storage is kept for the next queue that fits in it. */
 int pt_sem_delete(int id);
+/* The count now (0 while threads wait on it). */
+int pt_sem_count(int id);
 
 int pt_mutex_create(void);
 int pt_mutex_lock(int id, uint64_t timeout_ns);
