@@ -17,6 +17,18 @@ static struct {
 } checks[MAX_CHECKS];
 static int nchecks;
 static unsigned long idle_calls;
+static TaskHandle_t bad_h;
+static volatile int bad_went_on;
+
+/* A bad call: configASSERT reports this task, the file and the line, and stops it. */
+static void bad_task(void *arg)
+{
+	(void)arg;
+	vTaskResume(NULL); /* FreeRTOS asserts: resuming needs a task */
+	bad_went_on = 1;
+	for (;;)
+		vTaskDelay(10);
+}
 
 void frt_check(const char *name, int ok, long detail)
 {
@@ -61,6 +73,7 @@ static void check_task(void *arg)
 	frt_check("still_running_countsem", xAreCountingSemaphoreTasksStillRunning(), 0);
 	frt_check("still_running_recmutex", xAreRecursiveMutexTasksStillRunning(), 0);
 	frt_check("idle_hook_ran", idle_calls > 0, (long)idle_calls);
+	frt_check("assert_stops_the_task", !bad_went_on && eTaskGetState(bad_h) == eSuspended, 0);
 	int pass = 0, fail = 0;
 	for (int i = 0; i < nchecks; i++) {
 		print_check(checks[i].name, checks[i].ok, checks[i].detail);
@@ -96,6 +109,7 @@ int main(void)
 	vStartCountingSemaphoreTasks(1);
 	vStartRecursiveMutexTasks(2);
 	vStartGenericQueueTasks(2);
+	xTaskCreate(bad_task, "Bad", configMINIMAL_STACK_SIZE, NULL, 1, &bad_h);
 	xTaskCreate(check_task, "Check", configMINIMAL_STACK_SIZE, NULL, configMAX_PRIORITIES - 1,
 		    NULL);
 	vTaskStartScheduler();
