@@ -52,8 +52,10 @@ def checks_of(r: RunResult) -> dict[str, bool]:
     return got
 
 
-def test_freertos_programs_pass(boot: Callable[..., RunResult]) -> None:
-    r = boot(str(HERE / "freertos.yaml"))
+@pytest.mark.parametrize("cfg", ["freertos.yaml", "freertos_user.yaml"])
+def test_freertos_programs_pass(boot: Callable[..., RunResult], cfg: str) -> None:
+    # kernel partition, and user partition (every call a checked system call)
+    r = boot(str(HERE / cfg))
     got = checks_of(r)
     failed = sorted(n for n, ok in got.items() if not ok)
     assert not failed, failed
