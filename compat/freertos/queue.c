@@ -277,7 +277,11 @@ BaseType_t xQueueTakeMutexRecursive(QueueHandle_t xMutex, TickType_t xTicksToWai
 	int r = pt_mutex_lock(q->id, fr_timeout_ns(xTicksToWait)); /* the kernel counts depth */
 	if (r != PT_OK && r != PT_EOWNERDEAD)
 		return pdFAIL;
-	q->holder = fr_current();
+	TaskHandle_t me = fr_current();
+	if (q->holder != me) { /* first take (also after a deleted holder: PT_EOWNERDEAD) */
+		q->holder = me;
+		q->depth = 0;
+	}
 	q->depth++;
 	return pdPASS;
 }
