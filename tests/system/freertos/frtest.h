@@ -20,6 +20,8 @@ void vStartCountingSemaphoreTasks(UBaseType_t prio);
 void vStartRecursiveMutexTasks(UBaseType_t prio);
 void vStartGenericQueueTasks(UBaseType_t prio);
 
+void vReportLayerCosts(void);
+
 /* Each module's "still running" counter check, called by the check task at the end. */
 BaseType_t xAreBlockingQueuesStillRunning(void);
 BaseType_t xArePollingQueuesStillRunning(void);

@@ -68,6 +68,7 @@ static void check_task(void *arg)
 	(void)arg;
 	TickType_t last = 0;
 	vTaskDelayUntil(&last, FRT_END_TICK);
+	vReportLayerCosts();
 	frt_check("still_running_blockq", xAreBlockingQueuesStillRunning(), 0);
 	frt_check("still_running_pollq", xArePollingQueuesStillRunning(), 0);
 	frt_check("still_running_countsem", xAreCountingSemaphoreTasksStillRunning(), 0);
