@@ -185,6 +185,7 @@ void api_main(void *arg)
 	int f3 = flag;
 	pt_thread_yield(); /* lower priority: does not run while we are ready */
 	check(flag == f3, "lower_priority_waits");
+	check(pt_sched_rr_slice_ns() == 0, "sched_rr_slice_none"); /* api.yaml: no rr_slice */
 	check(pt_thread_state(0) == PT_THREAD_RUNNING && pt_thread_state(sp) == PT_THREAD_READY,
 	      "thread_state_running_ready");
 	pt_thread_suspend(sp);
@@ -312,7 +313,7 @@ void api_user(void *arg)
 	ok &= pt_mq_peek(mq_id, (void *)0x80000000ul, PT_NO_WAIT) == PT_EINVAL;
 	ok &= pt_mq_overwrite(mq_id, &v) == PT_EINVAL; /* capacity 4 */
 	ok &= pt_thread_state(0) == PT_THREAD_RUNNING && pt_time_shift() == 0;
-	ok &= pt_sem_count(done_sem) == 0;
+	ok &= pt_sem_count(done_sem) == 0 && pt_sched_rr_slice_ns() == 0;
 	int mid = pt_mutex_create();
 	ok &= mid >= 0 && pt_mutex_lock(mid, PT_WAIT_FOREVER) == PT_OK && pt_mutex_unlock(mid) == PT_OK;
 	ok &= pt_mutex_delete(mid) == PT_OK && pt_mutex_lock(mid, PT_NO_WAIT) == PT_EINVAL;

@@ -180,6 +180,22 @@ void vTaskStartScheduler(void)
 {
 	TaskHandle_t me = fr_current();
 	configASSERT(me == &main_rec && !fr_world.started);
+	/* time slicing is the core's round-robin, set in the system configuration: it must be
+	 * one tick with configUSE_TIME_SLICING, and off without */
+	int64_t want = (configUSE_TIME_SLICING) ? (int64_t)(1000000000ull / (configTICK_RATE_HZ)) : 0;
+	int64_t slice = pt_sched_rr_slice_ns();
+	if (slice != want) {
+		char b[200];
+		int k = 0;
+		put(b, &k, "freertos: configUSE_TIME_SLICING needs the world's fp scheduler to have "
+			   "rr_slice_ns: ");
+		pt_ufmt_i64(b, &k, want);
+		put(b, &k, " (it has ");
+		pt_ufmt_i64(b, &k, slice);
+		put(b, &k, ")\n");
+		pt_console_write(b, (size_t)k);
+		configASSERT(slice == want);
+	}
 	fr_world.epoch_cycles = pt_time_cycles();
 	fr_world.started = 1;
 	main_rec.priority = tskIDLE_PRIORITY;

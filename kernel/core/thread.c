@@ -523,6 +523,12 @@ int pt_k_thread_state(int tid)
 	return st;
 }
 
+int64_t pt_k_sched_rr_slice_ns(void)
+{
+	const struct pt_sched *s = pt_current()->sched;
+	return s && s->fp ? (int64_t)pt_cycles_to_ns(s->quantum_cycles) : 0;
+}
+
 int pt_k_thread_priority(int tid)
 {
 	struct pt_thread *t = api_target_thread(tid);

@@ -82,6 +82,10 @@ unsigned pt_time_shift(void);
 int pt_sleep_ns(uint64_t ns);
 int pt_sleep_until(uint64_t abs_cycles);
 
+/* The round-robin slice among equal priorities of the caller's scheduler instance, in ns
+ * (its configuration's rr_slice; 0 = none, and for EDF and G-EDF). */
+int64_t pt_sched_rr_slice_ns(void);
+
 /* Real-time jobs: end the current job and wait for the next release. */
 int pt_wait_next_period(void);
 /* Release a sporadic thread's next job (PT_EAGAIN if its minimum inter-arrival time has not

@@ -111,3 +111,14 @@ def test_the_test_configuration_compiles_cleanly(tmp_path: Path) -> None:
                         f"-I{HERE.parents[2] / 'kernel/include'}", str(src)],
                        check=False, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+def test_time_slicing_without_the_cores_round_robin_is_refused(
+        boot: Callable[..., RunResult]) -> None:
+    r = boot(str(HERE / "freertos_norr.yaml"))
+    console = r.boot.console
+    assert ("freertos: configUSE_TIME_SLICING needs the world's fp scheduler to have "
+            "rr_slice_ns: 1000000 (it has 0)") in console, r.describe()
+    assert re.search(r"^freertos: assert failed: task main \(tid \d+\) at \S+/port\.c:\d+$",
+                     console, re.MULTILINE), r.describe()
+    assert "frt: " not in console  # no task of the world ran
