@@ -33,6 +33,14 @@ enum pt_syscall_nr {
 	PT_SYS_HEAP_FREE,    /* a0 = pointer */
 	PT_SYS_HEAP_REALLOC, /* a0 = pointer, a1 = bytes */
 	PT_SYS_HEAP_INFO,    /* a0 = PT_HEAP_INFO_*, a1 = pointer */
+	PT_SYS_THREAD_STATE,
+	PT_SYS_THREAD_PRIORITY,
+	PT_SYS_MQ_SEND_FRONT,
+	PT_SYS_MQ_PEEK,
+	PT_SYS_MQ_OVERWRITE,
+	PT_SYS_MQ_COUNT,
+	PT_SYS_SEM_COUNT,
+	PT_SYS_SCHED_RR_SLICE,
 	PT_SYS_COUNT,
 	/* numbers from here on belong to subsystems (<partita/subsys.h>) */
 	PT_SYS_SUBSYS_FIRST = 64,

@@ -61,6 +61,8 @@ static void spinner(void *arg)
 
 /* priority inheritance: low takes the mutex, high blocks on it, medium must not run first */
 static volatile int pi_stage, pi_go;
+static volatile int pi_boosted;
+
 static void pi_low(void *arg)
 {
 	(void)arg;
@@ -70,6 +72,7 @@ static void pi_low(void *arg)
 		;
 	for (volatile int i = 0; i < 20000; i++)
 		;
+	pi_boosted = pt_thread_priority(0); /* high (5) waits on our mutex */
 	log_order(30);
 	pt_mutex_unlock(mutex_id);
 }
@@ -107,6 +110,25 @@ static void del_waiter(void *arg)
 			 : pt_sem_take(del_sem, PT_WAIT_FOREVER);
 }
 
+static volatile int peek_q;
+static volatile uint64_t peek_got, recv_got;
+
+static void mq_peeker(void *arg)
+{
+	(void)arg;
+	uint64_t v = 0;
+	if (pt_mq_peek(peek_q, &v, PT_WAIT_FOREVER) == PT_OK)
+		peek_got = v;
+}
+
+static void mq_receiver(void *arg)
+{
+	(void)arg;
+	uint64_t v = 0;
+	if (pt_mq_recv(peek_q, &v, PT_WAIT_FOREVER) == PT_OK)
+		recv_got = v;
+}
+
 static int spawn(const char *name, void (*fn)(void *), void *arg, unsigned prio, int sched, int cpu)
 {
 	struct pt_thread_attr a = { .name = name, .entry = fn, .arg = arg, .priority = (uint16_t)prio,
@@ -139,6 +161,11 @@ void api_main(void *arg)
 	uint64_t dt = pt_time_cycles() - t0;
 	check(r == PT_ETIMEDOUT && dt >= 200000 && dt < 400000, "sem_timeout");
 	check(pt_sem_take(sem_id, PT_NO_WAIT) == PT_EAGAIN, "sem_trytake");
+	pt_sem_give(sem_id);
+	pt_sem_give(sem_id);
+	check(pt_sem_count(sem_id) == 2 && pt_sem_take(sem_id, PT_NO_WAIT) == PT_OK &&
+	      pt_sem_take(sem_id, PT_NO_WAIT) == PT_OK && pt_sem_count(sem_id) == 0 &&
+	      pt_sem_count(999) == PT_EINVAL, "sem_count");
 	check(pt_sem_take(999, 0) == PT_EINVAL, "sem_bad_id");
 	/* 3. suspend / resume / set-priority / delete on a running spinner */
 	flag = 0;
@@ -158,8 +185,15 @@ void api_main(void *arg)
 	int f3 = flag;
 	pt_thread_yield(); /* lower priority: does not run while we are ready */
 	check(flag == f3, "lower_priority_waits");
+	check(pt_sched_rr_slice_ns() == 0, "sched_rr_slice_none"); /* api.yaml: no rr_slice */
+	check(pt_thread_state(0) == PT_THREAD_RUNNING && pt_thread_state(sp) == PT_THREAD_READY,
+	      "thread_state_running_ready");
+	pt_thread_suspend(sp);
+	check(pt_thread_state(sp) == PT_THREAD_SUSPENDED, "thread_state_suspended");
+	pt_thread_resume(sp);
 	check(pt_thread_delete(sp) == PT_OK, "delete");
 	check(pt_thread_resume(sp) == PT_EINVAL, "deleted_tid_invalid");
+	check(pt_thread_state(sp) == PT_EINVAL, "thread_state_deleted_invalid");
 	/* 4. priority inheritance (low 30, medium 20, high 5; we sleep so they run) */
 	mutex_id = pt_mutex_create();
 	norder = 0;
@@ -172,6 +206,7 @@ void api_main(void *arg)
 	pi_go = 1; /* low cannot run before we sleep: it is the lowest */
 	spawn("pi_high", pi_high, 0, 5, -1, 0); /* runs at once and blocks on the mutex */
 	pt_sleep_ns(2000000);
+	check(pi_boosted == 5, "thread_priority_inherited");
 	check(pi_stage == 1 && norder == 3 && order[0] == 30 && order[1] == 5 && order[2] == 20,
 	      "mutex_priority_inheritance");
 	check(pt_mutex_unlock(mutex_id) == PT_EPERM, "mutex_unlock_not_owner");
@@ -206,6 +241,33 @@ void api_main(void *arg)
 	check(q2 >= 0 && pt_mq_send(q2, &v77, PT_NO_WAIT) == PT_OK &&
 	      pt_mq_recv(q2, &got77, PT_NO_WAIT) == PT_OK && got77 == 77 && pt_mq_delete(q2) == PT_OK,
 	      "mq_recreated_after_delete");
+	/* 8. the queue's other ends: send to the front, peek, overwrite, count */
+	int q3 = pt_mq_create(sizeof(uint64_t), 3);
+	uint64_t a = 1, b2 = 2, c = 3, d = 4, o = 0;
+	int ok = q3 >= 0 && pt_mq_send(q3, &a, PT_NO_WAIT) == PT_OK &&
+		 pt_mq_send(q3, &b2, PT_NO_WAIT) == PT_OK && pt_mq_send_front(q3, &c, PT_NO_WAIT) == PT_OK;
+	ok &= pt_mq_count(q3) == 3 && pt_mq_send_front(q3, &d, PT_NO_WAIT) == PT_EAGAIN;
+	ok &= pt_mq_peek(q3, &o, PT_NO_WAIT) == PT_OK && o == 3 && pt_mq_count(q3) == 3;
+	uint64_t seq[3];
+	for (int i = 0; i < 3; i++)
+		ok &= pt_mq_recv(q3, &seq[i], PT_NO_WAIT) == PT_OK;
+	ok &= seq[0] == 3 && seq[1] == 1 && seq[2] == 2 && pt_mq_count(q3) == 0;
+	ok &= pt_mq_peek(q3, &o, PT_NO_WAIT) == PT_EAGAIN;
+	check(ok, "mq_send_front_peek_count");
+	check(pt_mq_overwrite(q3, &a) == PT_EINVAL && pt_mq_count(q3) == 0, "mq_overwrite_needs_capacity_1");
+	int q4 = pt_mq_create(sizeof(uint64_t), 1);
+	ok = pt_mq_overwrite(q4, &a) == PT_OK && pt_mq_overwrite(q4, &b2) == PT_OK &&
+	     pt_mq_count(q4) == 1 && pt_mq_recv(q4, &o, PT_NO_WAIT) == PT_OK && o == 2;
+	check(ok, "mq_overwrite");
+	/* a blocked peeker and a blocked receiver on one queue: one send serves both */
+	peek_q = q4;
+	peek_got = recv_got = 0;
+	spawn("peeker", mq_peeker, 0, 4, -1, 0);   /* first waiter (higher priority) */
+	spawn("receiver", mq_receiver, 0, 5, -1, 0);
+	check(pt_mq_send(q4, &d, PT_NO_WAIT) == PT_OK && peek_got == 4 && recv_got == 4 &&
+	      pt_mq_count(q4) == 0, "mq_peek_wakes_next_receiver");
+	check(pt_mq_delete(q3) == PT_OK && pt_mq_delete(q4) == PT_OK && pt_mq_count(q3) == PT_EINVAL,
+	      "mq_count_deleted_invalid");
 	int dm = pt_mutex_create();
 	pt_mutex_lock(dm, PT_NO_WAIT);
 	check(pt_mutex_delete(dm) == PT_ESTATE, "mutex_delete_locked_refused");
@@ -246,6 +308,12 @@ void api_user(void *arg)
 	ok &= pt_mq_send(mq_id, &v, PT_NO_WAIT) == PT_OK;
 	ok &= pt_mq_recv(mq_id, &w, PT_NO_WAIT) == PT_OK && w == 42;
 	ok &= pt_mq_recv(mq_id, (void *)0x80000000ul, PT_NO_WAIT) == PT_EINVAL;
+	ok &= pt_mq_send_front(mq_id, &v, PT_NO_WAIT) == PT_OK && pt_mq_count(mq_id) == 1;
+	ok &= pt_mq_peek(mq_id, &w, PT_NO_WAIT) == PT_OK && pt_mq_recv(mq_id, &w, PT_NO_WAIT) == PT_OK;
+	ok &= pt_mq_peek(mq_id, (void *)0x80000000ul, PT_NO_WAIT) == PT_EINVAL;
+	ok &= pt_mq_overwrite(mq_id, &v) == PT_EINVAL; /* capacity 4 */
+	ok &= pt_thread_state(0) == PT_THREAD_RUNNING && pt_time_shift() == 0;
+	ok &= pt_sem_count(done_sem) == 0 && pt_sched_rr_slice_ns() == 0;
 	int mid = pt_mutex_create();
 	ok &= mid >= 0 && pt_mutex_lock(mid, PT_WAIT_FOREVER) == PT_OK && pt_mutex_unlock(mid) == PT_OK;
 	ok &= pt_mutex_delete(mid) == PT_OK && pt_mutex_lock(mid, PT_NO_WAIT) == PT_EINVAL;
