@@ -42,7 +42,7 @@ fuzz: fuzz-host fuzz-kernel
 fuzz-host: setup
 	PARTITA_FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-20000} PARTITA_FUZZ_BOOTS=$${FUZZ_BOOTS:-10} \
 		$(PYTEST) -q -p no:cacheprovider tests/python/test_fuzz_config.py \
-		tests/python/test_bad_inputs.py tests/system/test_sys_fuzz_config.py
+		tests/python/test_bad_inputs.py tests/system/fuzz/test_sys_fuzz_config.py
 
 # One virtual hour of the demo with the host draining the trace rings (about two hours of
 # wall time): no record lost, no release drift, no growing backlog. Not part of `make test`.
@@ -78,7 +78,7 @@ bench-docs: setup
 # depends on host load, so a benchmark, not a test): out/bench/netbw{400,800}.json.
 bench-net: setup
 	for s in 400 800; do $(VENV)/bin/python -m partita.subsys.spm.netbw \
-		tests/system/spm_configs/spm_netbw$$s.yaml --json out/bench/netbw$$s.json || exit 1; done
+		tests/system/spm/spm_netbw$$s.yaml --json out/bench/netbw$$s.json || exit 1; done
 
 # Re-pin tools/requirements.lock to what .venv has (after changing tools/pyproject.toml).
 lock: setup

@@ -40,7 +40,7 @@ LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
 # entry; out-of-tree directories as absolute paths; see tools/partita/config/apps.py) and
 # rewrites it only when the list changes, so the image is relinked exactly then. Without it
 # (plain `make -f mk/kernel.mk`), every in-tree application is linked.
-APP_DIRS := apps/automotive apps/bench apps/coloring apps/examples apps/lib apps/test
+APP_DIRS := apps/automotive apps/bench apps/coloring apps/examples apps/lib
 -include $(BUILD)/apps.mk
 SRCS := $(shell find kernel arch/riscv64 platform/qemu-virt $(addprefix subsys/,$(PT_SUBSYS)) \
 	-name '*.c' -o -name '*.S' | sort)
@@ -79,10 +79,13 @@ $(OBJ)/apps/%.c.o: apps/%.c mk/kernel.mk
 
 # Out-of-tree applications (partita build --app-dir, or apps: in the configuration): like apps/
 # (objects under obj/apps/, so the linker script puts them in the user window),
-# plus their own directory and apps/ on the include path ("lib/ufmt.h").
+# plus their own directory, then every out-of-tree directory of the image (an API layer such
+# as compat/freertos and the application it serves see each other's headers: FreeRTOS.h
+# includes the application's FreeRTOSConfig.h), and apps/ on the include path ("lib/ufmt.h").
+EXT_APP_INC := $(addprefix -I,$(filter /%,$(APP_DIRS)))
 $(OBJ)/apps/_ext/%.c.o: /%.c mk/kernel.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -I$(dir $<) -Iapps -c -o $@ $<
+	$(CC) $(CFLAGS) -I$(dir $<) $(EXT_APP_INC) -Iapps -c -o $@ $<
 	$(OBJCOPY) $(USTRING) $@
 
 $(OBJ)/apps/_ext/%.S.o: /%.S mk/kernel.mk

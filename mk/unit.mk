@@ -1,8 +1,11 @@
 # Host unit tests of the portable core (cmocka). From the repo root: make -f mk/unit.mk
-# Builds every tests/unit/test_*.c into build/unit/ and runs them all; prints cmocka's summary
-# per program and exits non-zero if any test failed (all programs run even after a failure).
-# A new test program tests/unit/test_foo.c names the kernel sources it links in test_foo_SRCS;
-# tests/unit/fake_hal.c (settable cpu id and clock) is linked into every program.
+# The tests mirror the kernel: tests/unit/<part>/test_*.c (sched, mm, trace, core, svc, apps,
+# cachesim (the timing model's core, tools/cachesim);
+# spm/ has its own suite, mk/unit-spm.mk). Builds each into build/unit/<part>/ and runs them
+# all; prints cmocka's summary per program and exits non-zero if any test failed (all programs
+# run even after a failure). A new test program tests/unit/<part>/test_foo.c names the kernel
+# sources it links in test_foo_SRCS; the shared helpers stay in tests/unit/ (fake_hal.c, a
+# settable cpu id and clock, is linked into every program; test_util.h, rb_check.h).
 # Leak checking is off (LeakSanitizer needs ptrace, which some CI sandboxes forbid); ASan and
 # UBSan errors abort the program.
 HOST_CC ?= gcc
@@ -35,14 +38,21 @@ test_svc_ring_SRCS := kernel/svc/ring.c kernel/svc/console.c
 test_svc_lock_SRCS := kernel/svc/lock.c kernel/svc/wait.c
 test_svc_lifecycle_SRCS := kernel/svc/svc.c kernel/svc/wait.c
 test_cachesim_SRCS := tools/cachesim/cache_model.c
-
-TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
-BINS := $(addprefix $(OUT)/,$(TESTS))
-# tests/unit/core/: the job and dispatch logic of kernel/core (the real scheduler core, job
-# and time code, policies and trace writer) against the fake HAL
+# core/test_core: the job and dispatch logic of kernel/core (the real scheduler core, job and
+# time code, policies and trace writer) against the fake HAL
 CORE_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c \
-	kernel/core/subsys.c $(TRACE_SRCS) $(SCHED_SRCS)
-BINS += $(OUT)/core/test_core
+	kernel/core/subsys.c $(TRACE_SRCS) $(SCHED_SRCS) tests/unit/core/core_harness.c
+test_core_SRCS := $(CORE_SRCS)
+# core/test_sync: kernel/sync (wait queues, semaphores, mutexes, queues) on the same harness
+test_sync_SRCS := $(CORE_SRCS) $(sort $(wildcard kernel/sync/*.c))
+
+# every tests/unit/<part>/test_*.c but spm/ (its own suite, below)
+TEST_SRCS := $(sort $(filter-out tests/unit/spm/%,$(wildcard tests/unit/*/test_*.c)))
+BINS := $(patsubst tests/unit/%.c,$(OUT)/%,$(TEST_SRCS))
+ifneq ($(wildcard tests/unit/test_*.c),)
+$(error $(wildcard tests/unit/test_*.c): a test program belongs in tests/unit/<part>/ (the \
+	kernel folder it tests), or it would not be built)
+endif
 # Other components' host suites (mk/unit-<name>.mk, e.g. unit-spm.mk) run from here too, so
 # `make test` (which calls only this file) covers them; each must exit non-zero on failure.
 SUITES := $(sort $(wildcard mk/unit-*.mk))
@@ -71,12 +81,7 @@ $(OUT)/obj/%.o: %.c
 	@$(HOST_CC) $(CFLAGS_UNIT) -c $< -o $@
 
 .SECONDEXPANSION:
-$(OUT)/test_%: $$(call obj,tests/unit/test_$$*.c $$(test_$$*_SRCS) $(COMMON_SRCS))
-	@mkdir -p $(dir $@)
-	@echo "  LD    $@"
-	@$(HOST_CC) $(LDFLAGS_UNIT) $^ -o $@ $(LDLIBS_UNIT)
-
-$(OUT)/core/test_core: $(call obj,tests/unit/core/test_core.c $(CORE_SRCS) $(COMMON_SRCS))
+$(BINS): $(OUT)/%: $$(call obj,tests/unit/$$*.c $$($$(notdir $$*)_SRCS) $(COMMON_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LD    $@"
 	@$(HOST_CC) $(LDFLAGS_UNIT) $^ -o $@ $(LDLIBS_UNIT)

@@ -69,6 +69,22 @@ UTEXT uint64_t pt_time_cycles(void)
 	__asm__ volatile("rdcycle %0" : "=r"(c));
 	return c >> pt_user_icount_shift;
 }
+UTEXT unsigned pt_time_shift(void)
+{
+	return pt_user_icount_shift;
+}
+UTEXT int pt_thread_state(int tid)
+{
+	return in_user() ? (int)SYS(PT_SYS_THREAD_STATE, tid, 0, 0) : pt_k_thread_state(tid);
+}
+UTEXT int pt_thread_priority(int tid)
+{
+	return in_user() ? (int)SYS(PT_SYS_THREAD_PRIORITY, tid, 0, 0) : pt_k_thread_priority(tid);
+}
+UTEXT int64_t pt_sched_rr_slice_ns(void)
+{
+	return in_user() ? SYS(PT_SYS_SCHED_RR_SLICE, 0, 0, 0) : pt_k_sched_rr_slice_ns();
+}
 UTEXT int pt_sleep_until(uint64_t abs_cycles)
 {
 	return in_user() ? (int)SYS(PT_SYS_SLEEP_UNTIL, abs_cycles, 0, 0)
@@ -137,6 +153,28 @@ UTEXT int pt_mq_recv(int id, void *msg, uint64_t timeout_ns)
 {
 	return in_user() ? (int)SYS(PT_SYS_MQ_RECV, id, msg, timeout_ns)
 			 : pt_k_mq_recv(id, msg, timeout_ns);
+}
+UTEXT int pt_mq_send_front(int id, const void *msg, uint64_t timeout_ns)
+{
+	return in_user() ? (int)SYS(PT_SYS_MQ_SEND_FRONT, id, msg, timeout_ns)
+			 : pt_k_mq_send_front(id, msg, timeout_ns);
+}
+UTEXT int pt_mq_peek(int id, void *msg, uint64_t timeout_ns)
+{
+	return in_user() ? (int)SYS(PT_SYS_MQ_PEEK, id, msg, timeout_ns)
+			 : pt_k_mq_peek(id, msg, timeout_ns);
+}
+UTEXT int pt_mq_overwrite(int id, const void *msg)
+{
+	return in_user() ? (int)SYS(PT_SYS_MQ_OVERWRITE, id, msg, 0) : pt_k_mq_overwrite(id, msg);
+}
+UTEXT int pt_sem_count(int id)
+{
+	return in_user() ? (int)SYS(PT_SYS_SEM_COUNT, id, 0, 0) : pt_k_sem_count(id);
+}
+UTEXT int pt_mq_count(int id)
+{
+	return in_user() ? (int)SYS(PT_SYS_MQ_COUNT, id, 0, 0) : pt_k_mq_count(id);
 }
 
 /*

@@ -127,6 +127,8 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 		break;
 	case PT_SYS_THREAD_YIELD: pt_k_thread_yield(); r = PT_OK; break;
 	case PT_SYS_THREAD_SELF: r = pt_k_thread_self(); break;
+	case PT_SYS_THREAD_STATE: r = pt_k_thread_state(tid_arg(a0)); break;
+	case PT_SYS_THREAD_PRIORITY: r = pt_k_thread_priority(tid_arg(a0)); break;
 	case PT_SYS_THREAD_EXIT: pt_k_thread_exit();
 	case PT_SYS_SLEEP_NS: r = pt_k_sleep_until(pt_time_add_sat(hal_cycles(), pt_ns_to_cycles(a0))); break;
 	case PT_SYS_SLEEP_UNTIL: r = pt_k_sleep_until(a0); break;
@@ -146,6 +148,12 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 		break;
 	case PT_SYS_MQ_SEND:
 	case PT_SYS_MQ_RECV: r = sys_mq_xfer(nr, a0, a1, a2); break;
+	case PT_SYS_MQ_SEND_FRONT: r = pt_k_mq_send_front(tid_arg(a0), (void *)a1, a2); break;
+	case PT_SYS_MQ_PEEK: r = pt_k_mq_peek(tid_arg(a0), (void *)a1, a2); break;
+	case PT_SYS_MQ_OVERWRITE: r = pt_k_mq_overwrite(tid_arg(a0), (void *)a1); break;
+	case PT_SYS_MQ_COUNT: r = pt_k_mq_count(tid_arg(a0)); break;
+	case PT_SYS_SCHED_RR_SLICE: r = pt_k_sched_rr_slice_ns(); break;
+	case PT_SYS_SEM_COUNT: r = pt_k_sem_count(tid_arg(a0)); break;
 	case PT_SYS_SEM_DELETE: r = pt_k_sem_delete(tid_arg(a0)); break;
 	case PT_SYS_MUTEX_DELETE: r = pt_k_mutex_delete(tid_arg(a0)); break;
 	case PT_SYS_MQ_DELETE: r = pt_k_mq_delete(tid_arg(a0)); break;

@@ -503,6 +503,40 @@ int pt_k_thread_self(void)
 	return (int)pt_current()->tid;
 }
 
+/* The public states are the kernel's own (PT_TS_*) for every state a live thread can be in. */
+_Static_assert((int)PT_THREAD_READY == (int)PT_TS_READY && (int)PT_THREAD_RUNNING == (int)PT_TS_RUNNING &&
+		       (int)PT_THREAD_BLOCKED == (int)PT_TS_BLOCKED && (int)PT_THREAD_SUSPENDED == (int)PT_TS_SUSPENDED &&
+		       (int)PT_THREAD_WAIT_PERIOD == (int)PT_TS_WAIT_PERIOD && (int)PT_THREAD_STOPPED == (int)PT_TS_STOPPED,
+	       "the PT_THREAD_* states mirror enum pt_thread_state");
+
+int pt_k_thread_state(int tid)
+{
+	struct pt_thread *t = api_target_thread(tid);
+	if (!t)
+		return PT_EINVAL;
+	/* one read: the state may change the next instant, the answer is a snapshot */
+	int st = t->state;
+	if (st == PT_TS_FREE || st == PT_TS_DEAD)
+		return PT_EINVAL;
+	if (t->suspend_pending && st != PT_TS_STOPPED)
+		return PT_THREAD_SUSPENDED; /* takes effect when it next leaves its wait or cpu */
+	return st;
+}
+
+int64_t pt_k_sched_rr_slice_ns(void)
+{
+	const struct pt_sched *s = pt_current()->sched;
+	return s && s->fp ? (int64_t)pt_cycles_to_ns(s->quantum_cycles) : 0;
+}
+
+int pt_k_thread_priority(int tid)
+{
+	struct pt_thread *t = api_target_thread(tid);
+	if (!t || t->state == PT_TS_FREE || t->state == PT_TS_DEAD)
+		return PT_EINVAL;
+	return t->se.prio; /* base, or inherited (pt_mutex_pi_update) */
+}
+
 _Noreturn void pt_k_thread_exit(void)
 {
 	pt_thread_stop(pt_current(), PT_STOP_EXIT);

@@ -2,7 +2,7 @@
  * One colored heap: slabs of power-of-two classes for small blocks, runs of 2^k pages for
  * large ones, all bookkeeping in the page-owner table (heap.h explains the design).
  *
- * Invariants (tests/unit/test_heap.c checks them after every operation):
+ * Invariants (tests/unit/mm/test_heap.c checks them after every operation):
  *   - pages [0, top) each have a kind other than UNMAPPED, pages [top, span) are UNMAPPED;
  *   - a FREE page heads a run of 2^cls pages whose other pages are TAIL, and is on
  *     free_run[cls]; order_mask bit k is set iff free_run[k] is not empty;

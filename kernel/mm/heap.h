@@ -19,7 +19,7 @@
  * over its heap cannot corrupt the kernel's bookkeeping, and pt_heap_free(p) finds the size
  * of p (and detects a foreign or double free exactly) from the page-owner table alone.
  *
- * Costs (steps counted in last_steps; tests/unit/test_heap.c bounds them): small alloc and
+ * Costs (steps counted in last_steps; tests/unit/mm/test_heap.c bounds them): small alloc and
  * free O(1) (at most 4 bitmap words, list pushes/pops); a large alloc O(PT_HEAP_ORDERS) plus,
  * when the heap grows, one `grow` per new page; large free O(1). Not thread safe: the caller
  * serialises (the kernel holds the partition's heap lock).

@@ -6,7 +6,7 @@
  * memory and colors): writing list links into free pages, as xv6's kalloc does, would pull
  * every color into the cache on behalf of the kernel and defeat the partitioning.
  *
- * Invariants (tests/unit/test_page_alloc.c checks them after every operation):
+ * Invariants (tests/unit/mm/test_page_alloc.c checks them after every operation):
  *   - a page is on exactly one list iff it is free, and that list is free_list[its color];
  *   - free_count[c] = length of free_list[c]; free_total = sum of free_count;
  *   - the color of page i is pt_color_of_pfn(base_pfn + i) and never changes.

@@ -125,11 +125,43 @@ struct pt_mq *pt_mq_lookup(int id)
 	return pt_objtab_get(&mqs, id);
 }
 
-/* Send (copy msg in at the tail) or receive (copy the head out to msg), waiting while the
- * queue is full or empty; a completed transfer wakes one waiter of the other side, which
- * retries (in its own address space: the copy always runs in the caller's). */
-static int mq_xfer(int id, void *msg, uint64_t timeout_ns, bool send)
+enum mq_op { MQ_SEND_BACK, MQ_SEND_FRONT, MQ_RECV, MQ_PEEK };
+
+/* Copy one message in or out; the caller holds pt_sync_lock and has checked that the queue
+ * has room (sends) or a message (receive, peek). */
+static void mq_copy(struct pt_mq *q, void *msg, enum mq_op op)
 {
+	uint32_t slot;
+	switch (op) {
+	case MQ_SEND_BACK:
+		slot = (q->head + q->count) % q->capacity;
+		memcpy(q->buf + (size_t)slot * q->msg_bytes, msg, q->msg_bytes);
+		q->count++;
+		break;
+	case MQ_SEND_FRONT: /* the new head: received before every message already queued */
+		q->head = (q->head + q->capacity - 1) % q->capacity;
+		memcpy(q->buf + (size_t)q->head * q->msg_bytes, msg, q->msg_bytes);
+		q->count++;
+		break;
+	case MQ_RECV:
+		memcpy(msg, q->buf + (size_t)q->head * q->msg_bytes, q->msg_bytes);
+		q->head = (q->head + 1) % q->capacity;
+		q->count--;
+		break;
+	case MQ_PEEK:
+		memcpy(msg, q->buf + (size_t)q->head * q->msg_bytes, q->msg_bytes);
+		break;
+	}
+}
+
+/* Send (copy msg in at the tail or the head), receive (copy the head out to msg) or peek (copy
+ * the head, leave it), waiting while the queue is full or empty; a completed transfer wakes
+ * one waiter of the other side, which retries (in its own address space: the copy always runs
+ * in the caller's). Peekers wait with the receivers; a peek leaves the message, so it wakes
+ * the next waiting receiver or peeker instead. */
+static int mq_xfer(int id, void *msg, uint64_t timeout_ns, enum mq_op op)
+{
+	bool send = op == MQ_SEND_BACK || op == MQ_SEND_FRONT;
 	uint64_t until = pt_timeout_until(timeout_ns);
 	unsigned long f = hal_irq_save();
 	bool user = pt_current()->user;
@@ -148,16 +180,9 @@ static int mq_xfer(int id, void *msg, uint64_t timeout_ns, bool send)
 			return bad;
 		}
 		if (send ? q->count < q->capacity : q->count > 0) {
-			if (send) {
-				uint32_t slot = (q->head + q->count) % q->capacity;
-				memcpy(q->buf + (size_t)slot * q->msg_bytes, msg, q->msg_bytes);
-				q->count++;
-			} else {
-				memcpy(msg, q->buf + (size_t)q->head * q->msg_bytes, q->msg_bytes);
-				q->head = (q->head + 1) % q->capacity;
-				q->count--;
-			}
-			struct pt_thread *w = pt_waitq_first(send ? &q->receivers : &q->senders);
+			mq_copy(q, msg, op);
+			struct pt_thread *w = pt_waitq_first(send || op == MQ_PEEK ? &q->receivers
+									   : &q->senders);
 			if (w)
 				pt_wake(w, PT_OK);
 			pt_spin_unlock(&pt_sync_lock);
@@ -180,12 +205,57 @@ static int mq_xfer(int id, void *msg, uint64_t timeout_ns, bool send)
 
 int pt_k_mq_send(int id, const void *msg, uint64_t timeout_ns)
 {
-	return mq_xfer(id, (void *)(uintptr_t)msg, timeout_ns, true);
+	return mq_xfer(id, (void *)(uintptr_t)msg, timeout_ns, MQ_SEND_BACK);
+}
+
+int pt_k_mq_send_front(int id, const void *msg, uint64_t timeout_ns)
+{
+	return mq_xfer(id, (void *)(uintptr_t)msg, timeout_ns, MQ_SEND_FRONT);
 }
 
 int pt_k_mq_recv(int id, void *msg, uint64_t timeout_ns)
 {
-	return mq_xfer(id, msg, timeout_ns, false);
+	return mq_xfer(id, msg, timeout_ns, MQ_RECV);
+}
+
+int pt_k_mq_peek(int id, void *msg, uint64_t timeout_ns)
+{
+	return mq_xfer(id, msg, timeout_ns, MQ_PEEK);
+}
+
+/* A mailbox write: the single slot of a capacity-1 queue takes msg whether or not it was full,
+ * so the call never waits. */
+int pt_k_mq_overwrite(int id, const void *msg)
+{
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&pt_sync_lock);
+	struct pt_mq *q = pt_mq_lookup(id);
+	int r = !q || !msg || q->capacity != 1 ? PT_EINVAL
+	      : pt_current()->user && !pt_user_range_ok(msg, q->msg_bytes, false) ? PT_EINVAL
+										  : PT_OK;
+	if (!r) {
+		q->head = 0;
+		q->count = 0;
+		mq_copy(q, (void *)(uintptr_t)msg, MQ_SEND_BACK);
+		struct pt_thread *w = pt_waitq_first(&q->receivers);
+		if (w)
+			pt_wake(w, PT_OK);
+	}
+	pt_spin_unlock(&pt_sync_lock);
+	pt_preempt_point();
+	hal_irq_restore(f);
+	return r;
+}
+
+int pt_k_mq_count(int id)
+{
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&pt_sync_lock);
+	struct pt_mq *q = pt_mq_lookup(id);
+	int r = q ? (int)q->count : PT_EINVAL;
+	pt_spin_unlock(&pt_sync_lock);
+	hal_irq_restore(f);
+	return r;
 }
 
 int pt_k_mq_delete(int id)

@@ -99,6 +99,17 @@ int pt_k_sem_give(int id)
 	return r;
 }
 
+int pt_k_sem_count(int id)
+{
+	unsigned long f = hal_irq_save();
+	pt_spin_lock(&pt_sync_lock);
+	struct pt_sem *s = sem_get(id);
+	int r = s ? (int)s->count : PT_EINVAL;
+	pt_spin_unlock(&pt_sync_lock);
+	hal_irq_restore(f);
+	return r;
+}
+
 int pt_k_sem_delete(int id)
 {
 	unsigned long f = hal_irq_save();

@@ -19,7 +19,7 @@ from partita.model import Task
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = sorted((Path(__file__).parent / "bad_configs").glob("*.yaml"))
-GOOD = [ROOT / "configs" / "demo.yaml", *sorted((ROOT / "tests/system/configs").glob("*.yaml"))]
+GOOD = [ROOT / "configs" / "demo.yaml", *sorted((ROOT / "tests/system").glob("*/*.yaml"))]
 CC = "riscv64-unknown-elf-gcc"
 
 

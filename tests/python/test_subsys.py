@@ -126,7 +126,7 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _toy_config(tmp_path: Path, toy_section: str) -> Path:
-    text = (ROOT / "tests/system/configs/sys_fp.yaml").read_text()
+    text = (ROOT / "tests/system/fp/sys_fp.yaml").read_text()
     cfg = tmp_path / "toy.yaml"
     cfg.write_text(text + f"\ntoy: {toy_section}\n")
     return cfg

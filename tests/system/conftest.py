@@ -1,5 +1,11 @@
 """System tests: boot QEMU through `partita.run.run.run_config` and check the trace.
 
+Layout: one folder per subject, `tests/system/<subject>/`, holding its pytest file(s), its
+configuration(s) and the C program(s) they name (`apps: [.]`, or a relative path to another
+subject's folder). The helpers shared by several subjects (this file, invariants.py,
+gedf_sim.py) stay here; this folder is put on sys.path so that a test in a subfolder can
+`from invariants import ...`.
+
 Each configuration is built and booted once per test session: xdist workers share the runs
 through the session's base temporary directory (a lock per run; the second worker reads the
 first one's results back). partita.run.build's lock serialises boots of one build directory.
@@ -9,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,7 +24,19 @@ from partita.config import ConfigError
 from partita.run.build import BuildError
 from partita.run.run import RunResult, load_result, run_config
 
-CONFIGS = Path(__file__).parent / "configs"
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # the shared helpers, for the tests in the subject folders
+
+
+def config_path(name: str) -> Path:
+    """tests/system/<subject>/<name>.yaml: the one subject folder holding that configuration
+    (an error if none or several do)."""
+    found = sorted(HERE.glob(f"*/{name}.yaml"))
+    if len(found) != 1:
+        where = ", ".join(str(p.relative_to(HERE)) for p in found) or "no subject folder"
+        raise FileNotFoundError(f"configuration {name}.yaml: expected in exactly one "
+                                f"tests/system/<subject>/, found in {where}")
+    return found[0]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -25,9 +44,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    here = Path(__file__).parent
     for item in items:
-        if here in Path(str(item.fspath)).parents:
+        if HERE in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.system)
 
 
@@ -52,15 +70,16 @@ def _run_once(cfg: Path, out: Path) -> RunResult:
 
 @pytest.fixture(scope="session")
 def boot(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., RunResult]:
-    """boot("sys_fp") -> the run of tests/system/configs/sys_fp.yaml, booted once per session
-    (shared by the xdist workers). `tag` gives a second, independent boot of it."""
+    """boot("sys_fp") -> the run of tests/system/fp/sys_fp.yaml (found by name in the subject
+    folders; a path ending in .yaml is taken as it is), booted once per session (shared by
+    the xdist workers). `tag` gives a second, independent boot of it."""
     shared = _shared_dir(tmp_path_factory) / "system-runs"
 
     def _boot(name: str, tag: str = "") -> RunResult:
         key = (name, tag)
         if key not in _cache:  # failures are cached too: one boot per configuration
-            cfg = CONFIGS / f"{name}.yaml" if not name.endswith(".yaml") else Path(name)
             try:
+                cfg = config_path(name) if not name.endswith(".yaml") else Path(name)
                 r = _run_once(cfg, shared / f"{cfg.stem}{tag}")
             except (ConfigError, BuildError, OSError) as e:  # reported as the test failure
                 _cache[key] = f"{name}: {type(e).__name__}: {e}"

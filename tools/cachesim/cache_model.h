@@ -2,7 +2,7 @@
  * The memory-hierarchy timing model (SPDX-License-Identifier: MIT, see LICENSE here): per-hart
  * private L1 instruction and data caches (optional), one shared physically indexed
  * set-associative last-level cache, main memory behind a shared bus. Plain C, no QEMU: the
- * plugin (plugin.c) feeds it physical addresses; tests/unit/test_cachesim.c checks it against
+ * plugin (plugin.c) feeds it physical addresses; tests/unit/cachesim/test_cachesim.c checks it against
  * a reference model.
  *
  * Every cache is write-back, write-allocate, true LRU. Stall cycles per access:

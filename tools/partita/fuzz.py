@@ -1,8 +1,8 @@
 """`partita fuzz`: system-call fuzzing campaigns against the kernel (docs/security.md).
 
-A campaign boots `apps/test/configs/fuzz.yaml` with a seed and a call count patched into the
+A campaign boots `tests/system/fuzz/fuzz.yaml` with a seed and a call count patched into the
 fuzzer's argument: a user partition issues that many seeded random system calls beside
-victim partitions with deadlines (apps/test/fuzz.c). Then, from outside the guest:
+victim partitions with deadlines (tests/system/fuzz/fuzz.c). Then, from outside the guest:
 
 - the kernel did not panic and the guest exited cleanly;
 - the campaign completed its calls (no livelock) and the victims missed no deadline;
@@ -10,7 +10,7 @@ victim partitions with deadlines (apps/test/fuzz.c). Then, from outside the gues
 - the kernel's code and read-only data, and the user window's code, are byte for byte what
   the ELF holds, read through the guest RAM file (nothing wrote them).
 
-`make test` runs one bounded campaign (tests/system/test_sys_fuzz.py); `make fuzz` runs
+`make test` runs one bounded campaign (tests/system/fuzz/test_sys_fuzz.py); `make fuzz` runs
 several long ones with other seeds.
 """
 
@@ -26,7 +26,7 @@ from elftools.elf.elffile import ELFFile
 
 from partita.run.run import ROOT, RunResult, run_config
 
-FUZZ_CONFIG = ROOT / "apps" / "test" / "configs" / "fuzz.yaml"
+FUZZ_CONFIG = ROOT / "tests" / "system" / "fuzz" / "fuzz.yaml"
 RAM_BASE = 0x8000_0000  # QEMU virt: guest RAM starts here; the RAM file's offset 0
 IMMUTABLE = (".text", ".rodata", ".utext", ".urodata")
 VICTIMS = ("v_fast", "v_low", "v_other", "k_fir")
@@ -103,6 +103,8 @@ def campaign(seed: int, calls: int, out: Path) -> Verdict:
     """Boot the fuzzer with `seed` for `calls` calls; judge the run."""
     cfg = yaml.safe_load(FUZZ_CONFIG.read_text())
     cfg["name"] = f"t_fuzz_s{seed}"
+    # the patched copy is written elsewhere: its `apps:` stay the fuzz subject's folders
+    cfg["apps"] = [str((FUZZ_CONFIG.parent / a).resolve()) for a in cfg.get("apps", [])]
     thousands = max(1, calls // 1000)
     # virtual time: ~35 us per call measured (workers block, sleep and get replaced), x1.5
     cfg["run_for_ms"] = max(500, thousands * 53)

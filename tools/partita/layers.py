@@ -1,7 +1,7 @@
 """Layer rules of the C tree, checked by `make lint` (`python -m partita.layers`).
 
 1. No `#include "../..."` reaches into another top-level folder (kernel/, arch/, platform/,
-   subsys/, apps/): a layer talks to another through the public headers in
+   subsys/, apps/, compat/): a layer talks to another through the public headers in
    kernel/include/partita/, never through a relative path into its files.
 2. kernel/ includes nothing from arch/ or platform/: quoted includes resolve inside kernel/,
    angle includes are freestanding compiler headers or <partita/...> headers of
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TOP = ("kernel", "arch", "platform", "subsys", "apps")
+TOP = ("kernel", "arch", "platform", "subsys", "apps", "compat")
 FREESTANDING = {"stdint.h", "stddef.h", "stdbool.h", "stdarg.h", "stdalign.h", "stdnoreturn.h",
                 "limits.h", "float.h", "iso646.h"}
 SANCTIONED = {"partita/hal_inline.h"}

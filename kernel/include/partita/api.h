@@ -60,11 +60,31 @@ int pt_thread_set_priority(int tid, unsigned priority);
 void pt_thread_yield(void);
 int pt_thread_self(void);
 _Noreturn void pt_thread_exit(void);
+/* What a thread is doing now (0 = the caller): a PT_THREAD_* value, or PT_EINVAL for a
+ * thread that does not exist (deleted, exited) or that the caller may not act on. */
+enum {
+	PT_THREAD_READY = 1,       /* ready, waiting for its cpu */
+	PT_THREAD_RUNNING = 2,     /* on its cpu */
+	PT_THREAD_BLOCKED = 3,     /* on a semaphore, mutex, queue or sleeping */
+	PT_THREAD_SUSPENDED = 4,   /* pt_thread_suspend (also: requested, not yet taken effect) */
+	PT_THREAD_WAIT_PERIOD = 5, /* real-time thread between jobs */
+	PT_THREAD_STOPPED = 6,     /* stopped by the kernel (fault, miss policy) */
+};
+int pt_thread_state(int tid);
+/* Its effective FP priority now (0 = the caller): the base priority or a better one it
+ * inherits through a mutex; PT_EINVAL as pt_thread_state. */
+int pt_thread_priority(int tid);
 
 /* Time. */
 uint64_t pt_time_cycles(void);  /* hal_cycles(): readable from U-mode without a trap */
+/* One cycle is 2^pt_time_shift() ns (the icount shift): ns = cycles << shift. */
+unsigned pt_time_shift(void);
 int pt_sleep_ns(uint64_t ns);
 int pt_sleep_until(uint64_t abs_cycles);
+
+/* The round-robin slice among equal priorities of the caller's scheduler instance, in ns
+ * (its configuration's rr_slice; 0 = none, and for EDF and G-EDF). */
+int64_t pt_sched_rr_slice_ns(void);
 
 /* Real-time jobs: end the current job and wait for the next release. */
 int pt_wait_next_period(void);

@@ -61,6 +61,8 @@ int pt_sem_give(int id);
  * by every partition, only kernel threads). A locked mutex is not deleted
  * (PT_ESTATE). A deleted queue's storage is kept for the next queue that fits in it. */
 int pt_sem_delete(int id);
+/* The count now (0 while threads wait on it). */
+int pt_sem_count(int id);
 
 int pt_mutex_create(void);
 int pt_mutex_lock(int id, uint64_t timeout_ns);
@@ -71,5 +73,13 @@ int pt_mq_create(uint32_t msg_bytes, uint32_t capacity);
 int pt_mq_send(int id, const void *msg, uint64_t timeout_ns);
 int pt_mq_recv(int id, void *msg, uint64_t timeout_ns);
 int pt_mq_delete(int id);
+/* The other ends of a queue: send to the head (received next, ahead of every waiting
+ * message), copy the head out without removing it, overwrite the one message of a queue of
+ * capacity 1 (or send when it is empty; never waits: PT_EINVAL for a larger queue), and the
+ * number of messages it holds. */
+int pt_mq_send_front(int id, const void *msg, uint64_t timeout_ns);
+int pt_mq_peek(int id, void *msg, uint64_t timeout_ns);
+int pt_mq_overwrite(int id, const void *msg);
+int pt_mq_count(int id);
 
 #endif

@@ -33,6 +33,14 @@ enum pt_syscall_nr {
 	PT_SYS_HEAP_FREE,    /* a0 = pointer */
 	PT_SYS_HEAP_REALLOC, /* a0 = pointer, a1 = bytes */
 	PT_SYS_HEAP_INFO,    /* a0 = PT_HEAP_INFO_*, a1 = pointer */
+	PT_SYS_THREAD_STATE,
+	PT_SYS_THREAD_PRIORITY,
+	PT_SYS_MQ_SEND_FRONT,
+	PT_SYS_MQ_PEEK,
+	PT_SYS_MQ_OVERWRITE,
+	PT_SYS_MQ_COUNT,
+	PT_SYS_SEM_COUNT,
+	PT_SYS_SCHED_RR_SLICE,
 	PT_SYS_COUNT,
 	/* numbers from here on belong to subsystems (<partita/subsys.h>) */
 	PT_SYS_SUBSYS_FIRST = 64,
@@ -46,7 +54,7 @@ enum { PT_HEAP_INFO_LAST_ERROR = 0, PT_HEAP_INFO_COLOR_OF = 1 };
 #if defined(__riscv)
 /* One system call from U-mode: number in a7, arguments in a0..a5, result in a0. The pt_*
  * stubs (kernel/core/api_stubs.c) use it; so may a program that must pass arbitrary values
- * (the system-call fuzzer, apps/test/fuzz.c). */
+ * (the system-call fuzzer, tests/system/fuzz/fuzz.c). */
 static inline __attribute__((always_inline)) long pt_syscall6(long nr, long a0, long a1,
 							      long a2, long a3, long a4, long a5)
 {

@@ -1,6 +1,6 @@
 /*
  * Red-black tree for the EDF ready structures (see edf_rq.h). Leaves are NULL; a NULL child
- * counts as black. Invariants (checked by tests/unit/test_edf.c after every operation):
+ * counts as black. Invariants (checked by tests/unit/sched/test_edf.c after every operation):
  *   1. in-order traversal is strictly increasing in (abs_deadline, seq, tid);
  *   2. the root is black; a red node has no red child;
  *   3. every root-to-leaf path has the same number of black nodes  => height <= 2 log2(n+1);

@@ -14,7 +14,7 @@ from partita.analysis.cli import analyze_file
 from partita.model import Task
 
 ROOT = Path(__file__).resolve().parents[3]
-SYS = ROOT / "tests" / "system" / "configs"
+SYS = ROOT / "tests" / "system" / "bounds"  # the bounds subject's configurations
 
 
 def _tasks(C, T, D) -> list[Task]:

@@ -142,15 +142,6 @@ def randfixedsum(n: int, total: float, gen: np.random.Generator, lo: float = 0.0
 # ---------------------------------------------------------------------- periods
 
 
-def periods_uniform(shape: int | tuple[int, ...], lo_ns: int, hi_ns: int,
-                    gen: np.random.Generator, granularity_ns: int = 1) -> np.ndarray:
-    """Periods uniform in [lo, hi], rounded down to `granularity_ns`."""
-    if not 0 < lo_ns <= hi_ns:
-        raise AnalysisInputError(f"periods: need 0 < lo <= hi, got [{lo_ns}, {hi_ns}]")
-    p = gen.uniform(lo_ns, hi_ns, size=shape)
-    return np.maximum((p // granularity_ns) * granularity_ns, granularity_ns).astype(np.int64)
-
-
 def periods_loguniform(shape: int | tuple[int, ...], lo_ns: int, hi_ns: int,
                        gen: np.random.Generator, granularity_ns: int = 1) -> np.ndarray:
     """Periods log-uniform in [lo, hi] (Emberson, Stafford & Davis 2010)."""
@@ -235,19 +226,27 @@ def spm_fig7(total: float, gen: np.random.Generator, period_lo_ms: float = 10,
     Benchmarks are drawn uniformly from Table V, each with a period uniform in [10, 100] ms;
     tasks are added while the SPM-time utilization is below `total` (the paper stops "when
     the sum reaches the required utilization"; the last task's period is stretched so the
-    sum equals `total` exactly, which the paper leaves unspecified). Returns (bench_index,
-    period_ns, order) with tasks sorted by period (rate monotonic).
+    sum equals `total`, which the paper leaves unspecified, but never beyond the period
+    range: when the leftover is too small for the drawn benchmark even at the longest period,
+    the set stops there, within its C / period_hi of `total`). Every period lies in
+    [period_lo_ms, period_hi_ms] (issue 13: a leftover of ~1e-12 once gave a period of
+    ~10^16 ns). Returns (bench_index, period_ns, order) with tasks sorted by period (rate
+    monotonic).
     """
     spm_c = np.array([r[1] for r in TABLE_V], dtype=np.int64) * NS_PER_US
+    lo_ns, hi_ns = int(period_lo_ms * NS_PER_MS), int(period_hi_ms * NS_PER_MS)
     idx: list[int] = []
     per: list[int] = []
     acc = 0.0
     while acc < total - 1e-12:
         b = int(gen.integers(len(TABLE_V)))
-        p = int(gen.uniform(period_lo_ms, period_hi_ms) * NS_PER_MS)
+        p = min(max(int(gen.uniform(period_lo_ms, period_hi_ms) * NS_PER_MS), lo_ns), hi_ns)
         u = spm_c[b] / p
         if acc + u > total:
-            p = int(math.ceil(spm_c[b] / (total - acc)))
+            need = int(math.ceil(spm_c[b] / (total - acc)))
+            if need > hi_ns:
+                break  # the leftover is below C / period_hi: the set is as full as it gets
+            p = max(need, lo_ns)
             u = spm_c[b] / p
         idx.append(b)
         per.append(p)

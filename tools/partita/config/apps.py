@@ -1,8 +1,10 @@
 """Which application sources go into an image, and which functions they define.
 
 Applications live in directories of C sources: the in-tree ones under `apps/` (automotive,
-test, bench), and any directory of the user's (`apps:` in the configuration, relative to the
-configuration file or else a name under apps/, or `partita build/run --app-dir DIR`).
+bench, coloring, examples), and any directory of the user's (`apps:` in the configuration,
+relative to the configuration file or else a name under apps/, or `partita build/run
+--app-dir DIR`); the system tests' programs are such directories, beside their configuration
+in tests/system/<subject>/ (`apps: [.]`).
 `apps/lib` (console formatting helpers for user-mode code) is always linked; a subsystem may
 reserve directories of images it builds separately (`reserved_app_dirs` in partita.subsys).
 

@@ -15,6 +15,7 @@ Dask is the optional `cluster` extra (`pip install 'partita[cluster]'`, part of 
 
 from __future__ import annotations
 
+import csv
 import multiprocessing as mp
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -119,13 +120,15 @@ def accumulate(res: Sequence[tuple[int, Sequence[int], int]], points: int, metho
 
 def write_csv(path: Path, keys: Sequence[str], points: Sequence[Sequence[object]],
               methods: Sequence[str], tot: np.ndarray, cnt: np.ndarray) -> Path:
-    """One row per (point, method): the point's key columns, then accepted, sets and ratio."""
+    """One row per (point, method): the point's key columns, then accepted, sets and ratio.
+    Written by the csv module: a method name with a comma ("SPM (sigma=435us, Table IV)") is
+    quoted, so every row has the header's columns."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as f:
-        f.write(",".join([*keys, "method", "accepted", "sets", "ratio"]) + "\n")
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([*keys, "method", "accepted", "sets", "ratio"])
         for p, key in enumerate(points):
             for j, meth in enumerate(methods):
-                cols = [*map(str, key), meth, str(tot[p, j]), str(cnt[p]),
-                        f"{tot[p, j] / cnt[p]:.4f}"]
-                f.write(",".join(cols) + "\n")
+                w.writerow([*map(str, key), meth, str(tot[p, j]), str(cnt[p]),
+                            f"{tot[p, j] / cnt[p]:.4f}"])
     return path

@@ -9,7 +9,7 @@ rings drained by the host while it runs, then three checks:
 
 Exit code 0 when all hold, 1 otherwise (each failure named), 2 on a bad configuration.
 A soak is not part of `make test` (`make soak` runs the demo's virtual hour, about two hours of
-wall time); tests/system/test_sys_trace.py runs a short one beyond the rings' capacity.
+wall time); tests/system/trace/test_sys_trace.py runs a short one beyond the rings' capacity.
 """
 
 from __future__ import annotations

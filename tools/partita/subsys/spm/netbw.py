@@ -16,7 +16,7 @@ wait for the host), so the delivered figure below the bound depends on host load
 benchmark (`make bench-net` writes out/bench/netbw.json), not a test. The system test checks
 only what holds for any arrivals (never above the bound, protocol invariants).
 
-    python -m partita.subsys.spm.netbw tests/system/spm_configs/spm_netbw400.yaml [--json FILE]
+    python -m partita.subsys.spm.netbw tests/system/spm/spm_netbw400.yaml [--json FILE]
 """
 
 from __future__ import annotations

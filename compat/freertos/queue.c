@@ -1,0 +1,305 @@
+/*
+ * FreeRTOS queues, semaphores and mutexes on Partita's native objects (docs/compat.md).
+ *   queue               -> pt_mq (send to back/front, receive, peek, overwrite, count: native)
+ *   binary / counting   -> pt_sem (max 1 / uxMaxCount)
+ *   mutex, recursive    -> pt_mutex (priority inheritance; the kernel counts recursion)
+ * The layer adds only what FreeRTOS exposes and the kernel does not keep: the holder of a
+ * mutex (xSemaphoreGetMutexHolder, and the non-recursive mutex: its holder taking it again
+ * blocks, as in FreeRTOS, instead of recursing). Holder and depth are written only by the
+ * holder itself, so they need no lock.
+ */
+#include <partita/sync.h>
+#include "fr_internal.h"
+#include "queue.h"
+#include "semphr.h"
+
+#define FR_QUEUE_MAGIC 0x46525155u /* "FRQU": a live queue record */
+
+enum fr_qkind { FR_Q_QUEUE, FR_Q_SEM, FR_Q_MUTEX, FR_Q_RMUTEX };
+
+struct QueueDefinition {
+	uint32_t magic;
+	uint8_t kind;       /* enum fr_qkind */
+	uint8_t from_pool;
+	int32_t id;         /* native object */
+	uint32_t length, item_size;
+	TaskHandle_t holder; /* mutexes: the task holding it, or NULL */
+	uint32_t depth;      /* recursive mutex: takes by the holder not yet given back */
+};
+
+_Static_assert(sizeof(struct QueueDefinition) <= sizeof(StaticQueue_t),
+	       "StaticQueue_t must hold the layer's queue record");
+
+#if configSUPPORT_DYNAMIC_ALLOCATION
+static struct QueueDefinition qpool[configPARTITA_MAX_QUEUES];
+
+static QueueHandle_t pool_take(void)
+{
+	QueueHandle_t q = 0;
+	vPortEnterCritical();
+	for (int i = 0; i < (configPARTITA_MAX_QUEUES) && !q; i++)
+		if (!qpool[i].from_pool)
+			q = &qpool[i];
+	if (q)
+		q->from_pool = 1;
+	vPortExitCritical();
+	return q;
+}
+#endif
+
+static bool valid(QueueHandle_t q)
+{
+	return q && q->magic == FR_QUEUE_MAGIC;
+}
+
+/* Create the native object behind record q; false when its pool is exhausted. */
+static bool make(QueueHandle_t q, uint8_t type, UBaseType_t len, UBaseType_t item,
+		 UBaseType_t initial)
+{
+	int id;
+	q->holder = 0;
+	q->depth = 0;
+	q->length = (uint32_t)len;
+	q->item_size = (uint32_t)item;
+	switch (type) {
+	case queueQUEUE_TYPE_BASE:
+		q->kind = FR_Q_QUEUE;
+		id = pt_mq_create((uint32_t)item, (uint32_t)len);
+		break;
+	case queueQUEUE_TYPE_BINARY_SEMAPHORE:
+	case queueQUEUE_TYPE_COUNTING_SEMAPHORE:
+		q->kind = FR_Q_SEM;
+		id = pt_sem_create((uint32_t)initial, (uint32_t)len);
+		break;
+	case queueQUEUE_TYPE_MUTEX:
+	case queueQUEUE_TYPE_RECURSIVE_MUTEX:
+		q->kind = type == queueQUEUE_TYPE_MUTEX ? FR_Q_MUTEX : FR_Q_RMUTEX;
+		id = pt_mutex_create();
+		break;
+	default:
+		id = PT_EINVAL;
+	}
+	if (id < 0)
+		return false;
+	q->id = id;
+	q->magic = FR_QUEUE_MAGIC;
+	return true;
+}
+
+static QueueHandle_t failed(QueueHandle_t q)
+{
+	if (q)
+		q->from_pool = 0;
+#if configUSE_MALLOC_FAILED_HOOK
+	vApplicationMallocFailedHook();
+#endif
+	return 0;
+}
+
+#if configSUPPORT_DYNAMIC_ALLOCATION
+static QueueHandle_t create(uint8_t type, UBaseType_t len, UBaseType_t item, UBaseType_t initial)
+{
+	QueueHandle_t q = pool_take();
+	return q && make(q, type, len, item, initial) ? q : failed(q);
+}
+
+QueueHandle_t xQueueGenericCreate(const UBaseType_t uxQueueLength, const UBaseType_t uxItemSize,
+				  const uint8_t ucQueueType)
+{
+	/* a queue of zero-size items is a semaphore here: use semphr.h for those */
+	configASSERT(uxQueueLength > 0 && (uxItemSize > 0 || ucQueueType != queueQUEUE_TYPE_BASE));
+	return create(ucQueueType, uxQueueLength, uxItemSize, 0);
+}
+
+QueueHandle_t xQueueCreateCountingSemaphore(const UBaseType_t uxMaxCount,
+					    const UBaseType_t uxInitialCount)
+{
+	configASSERT(uxMaxCount > 0 && uxInitialCount <= uxMaxCount);
+	return create(queueQUEUE_TYPE_COUNTING_SEMAPHORE, uxMaxCount, 0, uxInitialCount);
+}
+
+QueueHandle_t xQueueCreateMutex(const uint8_t ucQueueType)
+{
+	return create(ucQueueType, 1, 0, 0);
+}
+#endif
+
+#if configSUPPORT_STATIC_ALLOCATION
+/* The storage buffer is not used: a native queue's messages live in the kernel's queue pool
+ * (docs/compat.md); the record lives in the caller's StaticQueue_t. */
+QueueHandle_t xQueueGenericCreateStatic(const UBaseType_t uxQueueLength,
+					const UBaseType_t uxItemSize, uint8_t *pucQueueStorage,
+					StaticQueue_t *pxStaticQueue, const uint8_t ucQueueType)
+{
+	configASSERT(pxStaticQueue && uxQueueLength > 0);
+	configASSERT((uxItemSize == 0) == (pucQueueStorage == NULL) || ucQueueType != queueQUEUE_TYPE_BASE);
+	QueueHandle_t q = (QueueHandle_t)(void *)pxStaticQueue;
+	if (!q)
+		return 0;
+	q->from_pool = 0;
+	return make(q, ucQueueType, uxQueueLength, uxItemSize, 0) ? q : failed(0);
+}
+
+QueueHandle_t xQueueCreateCountingSemaphoreStatic(const UBaseType_t uxMaxCount,
+						  const UBaseType_t uxInitialCount,
+						  StaticQueue_t *pxStaticQueue)
+{
+	configASSERT(pxStaticQueue && uxMaxCount > 0 && uxInitialCount <= uxMaxCount);
+	QueueHandle_t q = (QueueHandle_t)(void *)pxStaticQueue;
+	q->from_pool = 0;
+	return make(q, queueQUEUE_TYPE_COUNTING_SEMAPHORE, uxMaxCount, 0, uxInitialCount) ? q : failed(0);
+}
+
+QueueHandle_t xQueueCreateMutexStatic(const uint8_t ucQueueType, StaticQueue_t *pxStaticQueue)
+{
+	configASSERT(pxStaticQueue);
+	QueueHandle_t q = (QueueHandle_t)(void *)pxStaticQueue;
+	q->from_pool = 0;
+	return make(q, ucQueueType, 1, 0, 0) ? q : failed(0);
+}
+#endif
+
+BaseType_t xQueueGenericSend(QueueHandle_t xQueue, const void *const pvItemToQueue,
+			     TickType_t xTicksToWait, const BaseType_t xCopyPosition)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q) && pvItemToQueue);
+	if (q->kind != FR_Q_QUEUE) /* xQueueSend on a semaphore handle: a give */
+		return xQueueSemaphoreGive(q);
+	int r;
+	switch (xCopyPosition) {
+	case queueOVERWRITE:
+		configASSERT(q->length == 1); /* as FreeRTOS: overwrite is for length-1 queues */
+		r = pt_mq_overwrite(q->id, pvItemToQueue);
+		break;
+	case queueSEND_TO_FRONT:
+		r = pt_mq_send_front(q->id, pvItemToQueue, fr_timeout_ns(xTicksToWait));
+		break;
+	default:
+		r = pt_mq_send(q->id, pvItemToQueue, fr_timeout_ns(xTicksToWait));
+	}
+	return r == PT_OK ? pdPASS : errQUEUE_FULL;
+}
+
+BaseType_t xQueueReceive(QueueHandle_t xQueue, void *const pvBuffer, TickType_t xTicksToWait)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q) && q->kind == FR_Q_QUEUE && pvBuffer);
+	return pt_mq_recv(q->id, pvBuffer, fr_timeout_ns(xTicksToWait)) == PT_OK ? pdPASS
+										 : errQUEUE_EMPTY;
+}
+
+BaseType_t xQueuePeek(QueueHandle_t xQueue, void *const pvBuffer, TickType_t xTicksToWait)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q) && q->kind == FR_Q_QUEUE && pvBuffer);
+	return pt_mq_peek(q->id, pvBuffer, fr_timeout_ns(xTicksToWait)) == PT_OK ? pdPASS
+										 : errQUEUE_EMPTY;
+}
+
+UBaseType_t uxQueueMessagesWaiting(const QueueHandle_t xQueue)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q));
+	int n;
+	switch (q->kind) {
+	case FR_Q_QUEUE: n = pt_mq_count(q->id); break;
+	case FR_Q_SEM: n = pt_sem_count(q->id); break;
+	default: n = q->holder == 0; /* a mutex "holds one item" while it is free */
+	}
+	return n < 0 ? 0 : (UBaseType_t)n;
+}
+
+UBaseType_t uxQueueSpacesAvailable(const QueueHandle_t xQueue)
+{
+	return xQueue->length - uxQueueMessagesWaiting(xQueue);
+}
+
+UBaseType_t uxQueueSemaphoreCount(QueueHandle_t xSemaphore)
+{
+	return uxQueueMessagesWaiting(xSemaphore);
+}
+
+void vQueueDelete(QueueHandle_t xQueue)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q));
+	int r = q->kind == FR_Q_QUEUE ? pt_mq_delete(q->id)
+	      : q->kind == FR_Q_SEM  ? pt_sem_delete(q->id)
+				     : pt_mutex_delete(q->id);
+	configASSERT(r == PT_OK); /* a held mutex cannot be deleted (FreeRTOS: undefined) */
+	q->magic = 0;
+	q->from_pool = 0;
+}
+
+BaseType_t xQueueSemaphoreTake(QueueHandle_t xQueue, TickType_t xTicksToWait)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q) && q->kind != FR_Q_QUEUE);
+	uint64_t timeout = fr_timeout_ns(xTicksToWait);
+	if (q->kind == FR_Q_SEM)
+		return pt_sem_take(q->id, timeout) == PT_OK ? pdPASS : pdFAIL;
+	TaskHandle_t me = fr_current();
+	if (q->holder == me) {
+		/* FreeRTOS: a mutex is not recursive; its holder waits for itself until timeout */
+		if (timeout != PT_NO_WAIT)
+			pt_sleep_ns(timeout);
+		return pdFAIL;
+	}
+	int r = pt_mutex_lock(q->id, timeout);
+	if (r != PT_OK && r != PT_EOWNERDEAD)
+		return pdFAIL;
+	q->holder = me;
+	q->depth = 1;
+	return pdPASS;
+}
+
+BaseType_t xQueueSemaphoreGive(QueueHandle_t xQueue)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q) && q->kind != FR_Q_QUEUE);
+	if (q->kind == FR_Q_SEM)
+		return pt_sem_give(q->id) == PT_OK ? pdPASS : pdFAIL;
+	TaskHandle_t me = fr_current();
+	if (q->holder != me) {
+		configASSERT(q->holder == 0); /* FreeRTOS asserts when a non-holder gives a held mutex */
+		return pdFAIL;
+	}
+	q->holder = 0;
+	q->depth = 0;
+	return pt_mutex_unlock(q->id) == PT_OK ? pdPASS : pdFAIL;
+}
+
+BaseType_t xQueueTakeMutexRecursive(QueueHandle_t xMutex, TickType_t xTicksToWait)
+{
+	QueueHandle_t q = xMutex;
+	configASSERT(valid(q) && q->kind == FR_Q_RMUTEX);
+	int r = pt_mutex_lock(q->id, fr_timeout_ns(xTicksToWait)); /* the kernel counts depth */
+	if (r != PT_OK && r != PT_EOWNERDEAD)
+		return pdFAIL;
+	TaskHandle_t me = fr_current();
+	if (q->holder != me) { /* first take (also after a deleted holder: PT_EOWNERDEAD) */
+		q->holder = me;
+		q->depth = 0;
+	}
+	q->depth++;
+	return pdPASS;
+}
+
+BaseType_t xQueueGiveMutexRecursive(QueueHandle_t xMutex)
+{
+	QueueHandle_t q = xMutex;
+	configASSERT(valid(q) && q->kind == FR_Q_RMUTEX);
+	if (q->holder != fr_current())
+		return pdFAIL;
+	if (--q->depth == 0)
+		q->holder = 0; /* before the unlock: the next holder writes its own */
+	return pt_mutex_unlock(q->id) == PT_OK ? pdPASS : pdFAIL;
+}
+
+TaskHandle_t xQueueGetMutexHolder(QueueHandle_t xSemaphore)
+{
+	QueueHandle_t q = xSemaphore;
+	configASSERT(valid(q));
+	return q->kind == FR_Q_MUTEX || q->kind == FR_Q_RMUTEX ? q->holder : 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * FreeRTOS queues on Partita message queues (docs/compat.md, "Queues and semaphores"). A
+ * handle is the layer's queue record: the kind (queue, semaphore, mutex) and the native id.
+ */
+#ifndef QUEUE_H
+#define QUEUE_H
+
+#ifndef INC_FREERTOS_H
+#error "include FreeRTOS.h must appear in source files before include queue.h"
+#endif
+
+struct QueueDefinition;
+typedef struct QueueDefinition *QueueHandle_t;
+
+#define queueSEND_TO_BACK ((BaseType_t)0)
+#define queueSEND_TO_FRONT ((BaseType_t)1)
+#define queueOVERWRITE ((BaseType_t)2)
+
+#define queueQUEUE_TYPE_BASE ((uint8_t)0U)
+#define queueQUEUE_TYPE_MUTEX ((uint8_t)1U)
+#define queueQUEUE_TYPE_COUNTING_SEMAPHORE ((uint8_t)2U)
+#define queueQUEUE_TYPE_BINARY_SEMAPHORE ((uint8_t)3U)
+#define queueQUEUE_TYPE_RECURSIVE_MUTEX ((uint8_t)4U)
+
+QueueHandle_t xQueueGenericCreate(const UBaseType_t uxQueueLength, const UBaseType_t uxItemSize,
+				  const uint8_t ucQueueType);
+QueueHandle_t xQueueGenericCreateStatic(const UBaseType_t uxQueueLength,
+					const UBaseType_t uxItemSize, uint8_t *pucQueueStorage,
+					StaticQueue_t *pxStaticQueue, const uint8_t ucQueueType);
+BaseType_t xQueueGenericSend(QueueHandle_t xQueue, const void *const pvItemToQueue,
+			     TickType_t xTicksToWait, const BaseType_t xCopyPosition);
+BaseType_t xQueueReceive(QueueHandle_t xQueue, void *const pvBuffer, TickType_t xTicksToWait);
+BaseType_t xQueuePeek(QueueHandle_t xQueue, void *const pvBuffer, TickType_t xTicksToWait);
+UBaseType_t uxQueueMessagesWaiting(const QueueHandle_t xQueue);
+UBaseType_t uxQueueSpacesAvailable(const QueueHandle_t xQueue);
+void vQueueDelete(QueueHandle_t xQueue);
+
+#if configSUPPORT_DYNAMIC_ALLOCATION
+#define xQueueCreate(uxQueueLength, uxItemSize) \
+	xQueueGenericCreate((uxQueueLength), (uxItemSize), queueQUEUE_TYPE_BASE)
+#endif
+#if configSUPPORT_STATIC_ALLOCATION
+#define xQueueCreateStatic(uxQueueLength, uxItemSize, pucQueueStorage, pxQueueBuffer)       \
+	xQueueGenericCreateStatic((uxQueueLength), (uxItemSize), (pucQueueStorage), \
+				  (pxQueueBuffer), queueQUEUE_TYPE_BASE)
+#endif
+#define xQueueSend(xQueue, pvItemToQueue, xTicksToWait) \
+	xQueueGenericSend((xQueue), (pvItemToQueue), (xTicksToWait), queueSEND_TO_BACK)
+#define xQueueSendToBack(xQueue, pvItemToQueue, xTicksToWait) \
+	xQueueGenericSend((xQueue), (pvItemToQueue), (xTicksToWait), queueSEND_TO_BACK)
+#define xQueueSendToFront(xQueue, pvItemToQueue, xTicksToWait) \
+	xQueueGenericSend((xQueue), (pvItemToQueue), (xTicksToWait), queueSEND_TO_FRONT)
+#define xQueueOverwrite(xQueue, pvItemToQueue) \
+	xQueueGenericSend((xQueue), (pvItemToQueue), 0, queueOVERWRITE)
+
+#endif
