@@ -200,7 +200,10 @@ def _check_heaps(cfg: SystemCfg, colors_of: dict[str, set[int]]) -> list[Problem
                 f"exceed a partition's heap window of {limits.PT_HEAP_USER_SPAN_BYTES} "
                 "(PT_HEAP_USER_SPAN_BYTES)")))
     if cfg.kernel_heap_bytes:
+        # one heap per color kernel data may use: every color when uncolored or unlisted
         nk = len(parse_colors(cfg.kernel_colors, cfg.cache.ncolors, ())[0])
+        if cfg.kernel_data == "uncolored" or not nk:
+            nk = cfg.cache.ncolors
         total += nk * cfg.kernel_heap_bytes // limits.PAGE_BYTES
     if total > limits.PT_HEAP_META_PAGES:
         out.append(Problem(("partitions",), (
