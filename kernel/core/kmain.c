@@ -6,9 +6,11 @@
  */
 #include "kernel.h"
 
-struct pt_cpu pt_cpus[PT_MAX_CPUS];
+PT_KDATA struct pt_cpu pt_cpus[PT_MAX_CPUS];
 static volatile uint32_t boot_go;
-static struct hal_ctx boot_ctx[PT_MAX_CPUS];
+PT_KDATA static struct hal_ctx boot_ctx[PT_MAX_CPUS];
+/* the hart's per-cpu word until pt_cpus (kernel data window) is mapped */
+static struct hal_percpu boot_percpu[PT_MAX_CPUS];
 extern uint32_t pt_user_icount_shift;
 
 /* A page for a partition's private copy of the application globals, from its own colors. */
@@ -78,23 +80,36 @@ static void cpu_start(struct pt_cpu *c)
 	pt_panic("boot context resumed");
 }
 
-void pt_kmain(uint32_t cpu)
+/* Switch the hart's per-cpu word to its entry of pt_cpus (mapped by now). */
+static struct pt_cpu *cpu_enter(uint32_t cpu)
 {
 	struct pt_cpu *c = &pt_cpus[cpu];
 	c->id = cpu;
 	c->hal.cpu = cpu;
 	hal_percpu_set(&c->hal);
+	return c;
+}
+
+void pt_kmain(uint32_t cpu)
+{
+	struct pt_cpu *c;
+	boot_percpu[cpu].cpu = cpu;
+	hal_percpu_set(&boot_percpu[cpu]);
 
 	if (cpu == 0) {
-		hal_mmu_init();
-		hal_mmu_enable();
 		pt_user_icount_shift = pt_config.icount_shift;
 		pt_printk("\nPartita: config '%s', %u harts, icount shift %u, %lu cycles/s\n",
 			  pt_config.name, pt_config.ncpus, pt_config.icount_shift,
 			  hal_cycles_per_sec());
 		pt_trace_init(pt_config.ncpus);
-		pt_job_counters_init();
+		/* the page pool first: page tables and kernel data come from its kernel colors */
 		pt_mem_init();
+		if (hal_mmu_init(pt_kdata_page))
+			pt_panic("no page of the kernel data colors for the kernel page table");
+		hal_mmu_enable();
+		pt_kdata_init();
+		c = cpu_enter(cpu);
+		pt_job_counters_init();
 		pt_sched_init();
 		for (uint32_t i = 0; i < pt_config.ncpus; i++) {
 			pt_cpus[i].id = i;
@@ -124,6 +139,7 @@ void pt_kmain(uint32_t cpu)
 			hal_wait_for_interrupt_masked();
 		hal_fence();
 		hal_mmu_enable();
+		c = cpu_enter(cpu);
 	}
 	pt_subsys_cpu_entry_all(cpu); /* does not return on a hart a subsystem owns */
 	cpu_start(c);
