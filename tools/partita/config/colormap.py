@@ -2,10 +2,11 @@
 
 Owners are the kernel (`kernel_colors`; none listed = uncolored, spread over every color; with
 `kernel_data: uncolored` the kernel still owns its colors, so no partition gets them, but its
-data spreads over every color: the paper's scenario S2) and each partition that lists `colors:`. Their sets must be disjoint, except for colors listed in
-`shared_colors`. The default partition `system` (threads without a partition) and every
-partition that lists no colors draw from the *default pool*: the colors nobody owns. A
-configuration that needs the default pool and leaves it empty is an error.
+data spreads over every color: the paper's scenario S2) and each partition that lists
+`colors:`. Their sets must be disjoint, except for colors listed in `shared_colors`. The
+default partition `system` (threads without a partition) and every partition that lists no
+colors draw from the *default pool*: the colors nobody owns. A configuration that needs the
+default pool and leaves it empty is an error.
 """
 
 from __future__ import annotations
