@@ -190,6 +190,15 @@ def test_partitions_keep_their_colors_in_both_modes(runs: dict[str, RunResult]) 
         assert got and got <= {2, 3, 4}, (mode, got)
 
 
+def test_window_fits_the_bound_partita_config_assumes(runs: dict[str, RunResult]) -> None:
+    from partita.config.checks import KDATA_WINDOW_PAGES
+
+    r = runs["colored"]
+    m = re.search(r"^kdata: (\d+) pages at d0000000$", r.boot.console, re.MULTILINE)
+    start, end = symbol(r.build.elf, "__kdata_start")[0], symbol(r.build.elf, "__kdata_end")[0]
+    assert m and int(m.group(1)) == (end - start) // 4096 <= KDATA_WINDOW_PAGES
+
+
 def test_config_colors_shows_the_kernel_and_its_data_mode() -> None:
     exe = Path(sys.executable).parent / "partita"
     for mode, note in (("colored", "kernel data colored"),

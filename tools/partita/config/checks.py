@@ -213,6 +213,12 @@ def _check_heaps(cfg: SystemCfg, colors_of: dict[str, set[int]]) -> list[Problem
     return out
 
 
+# Pages of the kernel data window (kernel/core/kdata.c, the .kdata section): fixed by the
+# kernel's limits, not by the configuration; the kernel prints `kdata: N pages` at boot (141
+# today) and tests/system/kdata checks N against this bound.
+KDATA_WINDOW_PAGES = 160
+
+
 def _check_memory(cfg: SystemCfg) -> list[Problem]:
     """Heaps and stacks must fit the page pool the kernel builds from ram_mb, overall and in
     each partition's share of the cache colors (pages are drawn from those colors only).
@@ -232,10 +238,13 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
         if p.heap is not None:
             need[p.name] += len(colors_of[p.name]) * _pages(p.heap.bytes)
     user = {p.name for p in cfg.partitions if p.user}
+    kernel_need = 0  # pages of kernel data beyond the window and the page tables
     for t in cfg.threads:
-        kstack = 2 if t.partition in user else _pages(t.stack_bytes)  # trap stack of user ones
-        need[t.partition] += _pages(t.stack_bytes) if t.partition in user else 0
-        need[t.partition] += kstack
+        if t.partition in user:  # its stack, and a 2-page trap stack of kernel data
+            need[t.partition] += _pages(t.stack_bytes)
+            kernel_need += 2
+        else:
+            need[t.partition] += _pages(t.stack_bytes)
     nthreads = Counter(t.partition for t in cfg.threads)
     tables = limits.pgtable_pages([(p.heap_bytes, nthreads[p.name])
                                    for p in cfg.partitions if p.user])
@@ -247,13 +256,25 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
             f"user partitions need about {tables} page-table pages (heaps and stacks); the "
             f"kernel has {limits.PT_PGTABLE_PAGES} (PT_PGTABLE_PAGES): shrink heap_bytes")))
     idle = cfg.ncpus * 2  # idle threads' stacks
-    total = sum(need.values()) + idle
+    total = sum(need.values()) + idle + kernel_need
     if total > pool:
         out.append(Problem(("ram_mb",), (
             f"heaps and stacks need {total} pages ({total * 4} KiB) but ram_mb {cfg.ram_mb} "
             f"leaves a page pool of {pool} pages after the kernel image "
             f"(PT_KERNEL_RESERVE_BYTES); raise ram_mb or shrink heap_bytes")))
         return out
+    # kernel data (docs/memory.md, Kernel data) draws from the kernel's colors when colored
+    if cm.kernel and cfg.kernel_data == "colored":
+        kernel_need += (KDATA_WINDOW_PAGES + tables + limits.pgtable_pages([]) + idle
+                        + len(cm.kernel) * _pages(cfg.kernel_heap_bytes))
+        share = pool * len(cm.kernel) // ncolors
+        if kernel_need > share:
+            out.append(Problem(("kernel_colors",), (
+                f"kernel data needs about {kernel_need} pages (thread control blocks and "
+                f"per-cpu data, page tables, kernel stacks, the system heap) but the "
+                f"{len(cm.kernel)} of {ncolors} kernel colors hold about {share} pages of the "
+                f"{pool}-page pool (ram_mb {cfg.ram_mb}): give the kernel more colors, raise "
+                "ram_mb, or set kernel_data: uncolored")))
     # partitions drawing from the same colors (the default pool, shared colors) share them
     by_colors: Counter[frozenset[int]] = Counter()
     for n in names:
