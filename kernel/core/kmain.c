@@ -1,8 +1,10 @@
 /*
- * Boot of the portable kernel (S-mode, every hart). Hart 0 builds the kernel page table,
- * the trace area, the page pool, the scheduler instances, the partitions and the static
- * threads, fixes the time origin (pt_epoch), then releases the other harts. Each hart then
- * enables paging, arms its timer and enters its idle thread, from which the scheduler runs.
+ * Boot of the portable kernel (S-mode, every hart). Hart 0 builds the trace area, the page
+ * pool, the kernel page table (from pages of the kernel data colors), maps the kernel data
+ * window (kdata.c), then the scheduler instances, the partitions and the static threads, fixes
+ * the time origin (pt_epoch), then releases the other harts. Each hart then enables paging,
+ * switches to its per-cpu data in the window, arms its timer and enters its idle thread, from
+ * which the scheduler runs.
  */
 #include "kernel.h"
 
