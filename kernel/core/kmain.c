@@ -11,8 +11,9 @@
 PT_KDATA struct pt_cpu pt_cpus[PT_MAX_CPUS];
 static volatile uint32_t boot_go;
 PT_KDATA static struct hal_ctx boot_ctx[PT_MAX_CPUS];
-/* the hart's per-cpu word until pt_cpus (kernel data window) is mapped */
-static struct hal_percpu boot_percpu[PT_MAX_CPUS];
+/* The hart's per-cpu data until pt_cpus (kernel data window) is mapped: a whole, zeroed
+ * struct pt_cpu, so that an early panic finds no current thread (pt_this_cpu casts). */
+static struct pt_cpu boot_cpu[PT_MAX_CPUS];
 extern uint32_t pt_user_icount_shift;
 
 /* A page for a partition's private copy of the application globals, from its own colors. */
@@ -95,8 +96,9 @@ static struct pt_cpu *cpu_enter(uint32_t cpu)
 void pt_kmain(uint32_t cpu)
 {
 	struct pt_cpu *c;
-	boot_percpu[cpu].cpu = cpu;
-	hal_percpu_set(&boot_percpu[cpu]);
+	boot_cpu[cpu].id = cpu;
+	boot_cpu[cpu].hal.cpu = cpu;
+	hal_percpu_set(&boot_cpu[cpu].hal);
 
 	if (cpu == 0) {
 		pt_user_icount_shift = pt_config.icount_shift;
