@@ -11,8 +11,8 @@
  * level-0 tables around the user window's data, whose pages point at the partition's own
  * copies of the application globals (hal_as_private_data); the PT_SHARED pages at the start
  * of the data window stay common to all partitions.
- * Page-table pages come from the core's `table_page` (pages of the kernel data colors), at
- * most PT_PGTABLE_PAGES of them; tables are only ever extended, never torn down.
+ * Page-table pages: PT_PGTABLE_PAGES pages carved at boot from the core's `table_page` (pages
+ * of the kernel data colors); tables are only ever extended, never torn down.
  */
 #include <partita/hal.h>
 #include <partita/hal_cpu.h>
@@ -31,7 +31,7 @@
 
 typedef uint64_t pte_t;
 
-static uintptr_t (*pt_page_source)(void);
+static pte_t *pt_pool[PT_POOL_PAGES]; /* carved at boot from the core's table_page */
 static uint32_t pt_pool_used;
 static volatile uint32_t mmu_lock_next, mmu_lock_owner;
 static pte_t *kroot, *uram_l1, *kstack_l1;
@@ -43,11 +43,7 @@ static pte_t *pt_alloc(void)
 {
 	if (pt_pool_used >= PT_POOL_PAGES)
 		return 0;
-	/* a physical page, used through the identity map of RAM (root slot 2) */
-	pte_t *p = (pte_t *)pt_page_source();
-	if (!p)
-		return 0;
-	pt_pool_used++;
+	pte_t *p = pt_pool[pt_pool_used++];
 	for (int i = 0; i < 512; i++)
 		p[i] = 0;
 	return p;
@@ -73,7 +69,11 @@ static void unlock(void) { __atomic_store_n(&mmu_lock_owner, mmu_lock_owner + 1,
 
 int hal_mmu_init(uintptr_t (*table_page)(void))
 {
-	pt_page_source = table_page;
+	/* The whole pool at once: no page allocation under the mmu lock later, and the tables'
+	 * pages are fixed at boot (physical, used through the identity map of RAM, slot 2). */
+	for (uint32_t i = 0; i < PT_POOL_PAGES; i++)
+		if (!(pt_pool[i] = (pte_t *)table_page()))
+			return -1;
 	kroot = pt_alloc();
 	kstack_l1 = pt_alloc();
 	uram_l1 = pt_alloc();

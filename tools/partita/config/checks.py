@@ -265,13 +265,14 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
         return out
     # kernel data (docs/memory.md, Kernel data) draws from the kernel's colors when colored
     if cm.kernel and cfg.kernel_data == "colored":
-        kernel_need += (KDATA_WINDOW_PAGES + tables + limits.pgtable_pages([]) + idle
+        kernel_need += (KDATA_WINDOW_PAGES + limits.PT_PGTABLE_PAGES + idle
                         + len(cm.kernel) * _pages(cfg.kernel_heap_bytes))
         share = pool * len(cm.kernel) // ncolors
         if kernel_need > share:
             out.append(Problem(("kernel_colors",), (
                 f"kernel data needs about {kernel_need} pages (thread control blocks and "
-                f"per-cpu data, page tables, kernel stacks, the system heap) but the "
+                f"per-cpu data, the {limits.PT_PGTABLE_PAGES} page-table pages carved at boot, "
+                f"kernel stacks, the system heap) but the "
                 f"{len(cm.kernel)} of {ncolors} kernel colors hold about {share} pages of the "
                 f"{pool}-page pool (ram_mb {cfg.ram_mb}): give the kernel more colors, raise "
                 "ram_mb, or set kernel_data: uncolored")))
