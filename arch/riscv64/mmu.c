@@ -11,7 +11,8 @@
  * level-0 tables around the user window's data, whose pages point at the partition's own
  * copies of the application globals (hal_as_private_data); the PT_SHARED pages at the start
  * of the data window stay common to all partitions.
- * Page-table pages come from a static pool; tables are only ever extended, never torn down.
+ * Page-table pages: PT_PGTABLE_PAGES pages carved at boot from the core's `table_page` (pages
+ * of the kernel data colors); tables are only ever extended, never torn down.
  */
 #include <partita/hal.h>
 #include <partita/hal_cpu.h>
@@ -30,7 +31,7 @@
 
 typedef uint64_t pte_t;
 
-static pte_t pt_pool[PT_POOL_PAGES][512] __attribute__((aligned(4096)));
+static pte_t *pt_pool[PT_POOL_PAGES]; /* carved at boot from the core's table_page */
 static uint32_t pt_pool_used;
 static volatile uint32_t mmu_lock_next, mmu_lock_owner;
 static pte_t *kroot, *uram_l1, *kstack_l1;
@@ -66,16 +67,23 @@ static void lock(void)
 }
 static void unlock(void) { __atomic_store_n(&mmu_lock_owner, mmu_lock_owner + 1, __ATOMIC_RELEASE); }
 
-void hal_mmu_init(void)
+int hal_mmu_init(uintptr_t (*table_page)(void))
 {
+	/* The whole pool at once: no page allocation under the mmu lock later, and the tables'
+	 * pages are fixed at boot (physical, used through the identity map of RAM, slot 2). */
+	for (uint32_t i = 0; i < PT_POOL_PAGES; i++)
+		if (!(pt_pool[i] = (pte_t *)table_page()))
+			return -1;
 	kroot = pt_alloc();
+	kstack_l1 = pt_alloc();
+	uram_l1 = pt_alloc();
+	if (!kroot || !kstack_l1 || !uram_l1)
+		return -1;
 	kroot[0] = pte_leaf(0, PTE_R | PTE_W);
 	kroot[2] = pte_leaf(0x80000000ul, PTE_LEAF);
-	kstack_l1 = pt_alloc();
 	kroot[3] = pte_table(kstack_l1);
 
 	/* user view of RAM: megapages S RWX, split into 4 KiB pages around the user window */
-	uram_l1 = pt_alloc();
 	uint64_t ulo = (uint64_t)__user_start, udata = (uint64_t)__user_data_start;
 	uint64_t uhi = (uint64_t)__user_end;
 	for (uint64_t i = 0; i < 512; i++) {
@@ -85,6 +93,8 @@ void hal_mmu_init(void)
 			continue;
 		}
 		pte_t *l0 = pt_alloc();
+		if (!l0)
+			return -1;
 		for (uint64_t j = 0; j < 512; j++) {
 			uint64_t pa = base + (j << 12);
 			uint64_t fl = PTE_LEAF;
@@ -97,6 +107,7 @@ void hal_mmu_init(void)
 		uram_l1[i] = pte_table(l0);
 	}
 	ksatp = (8ul << 60) | ((uint64_t)kroot >> 12);
+	return 0;
 }
 
 void hal_mmu_enable(void)

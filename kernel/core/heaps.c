@@ -41,9 +41,9 @@ struct heap_set {
 	uintptr_t base, span;                /* heap i spans [base + i*span, +span) */
 };
 
-static struct heap_set sets[PT_MAX_PARTITIONS + 1];
-static struct pt_heap heap_pool[MAX_HEAPS];
-static struct pt_heap_page meta[PT_HEAP_META_PAGES];
+PT_KDATA static struct heap_set sets[PT_MAX_PARTITIONS + 1];
+PT_KDATA static struct pt_heap heap_pool[MAX_HEAPS];
+PT_KDATA static struct pt_heap_page meta[PT_HEAP_META_PAGES];
 static uint32_t heaps_used, meta_used;
 static uintptr_t kva_next = HEAP_KVA;
 static struct {
@@ -120,7 +120,7 @@ void pt_heaps_init(void)
 	}
 	if (pt_config.kernel_heap_bytes) {
 		/* the kernel names the color itself (its cpu's): a user-centric set */
-		set_init(&sets[SYS_SET], "kernel", PT_HEAP_USER, 0, pt_config.kernel_colors,
+		set_init(&sets[SYS_SET], "kernel", PT_HEAP_USER, 0, pt_config.kdata_colors,
 			 pt_config.kernel_heap_bytes, kva_next);
 		kva_next += (uintptr_t)sets[SYS_SET].nheaps * pt_config.kernel_heap_bytes;
 	}

@@ -179,6 +179,14 @@ struct pt_cpu {
 	uint64_t irqs, switches;
 };
 
+/*
+ * Kernel data placed in the kernel data window (kdata.c): thread control blocks, per-cpu
+ * data, scheduler instances and kernel object pools. The window is mapped at boot to pages
+ * of pt_config.kdata_colors, so such a variable may be touched only once pt_kdata_init has
+ * run (hart 0) or paging is on (other harts). Zero at boot, like .bss.
+ */
+#define PT_KDATA __attribute__((section(".kdata")))
+
 extern struct pt_cpu pt_cpus[PT_MAX_CPUS];
 extern struct pt_thread pt_threads[PT_MAX_THREADS];
 extern struct pt_sched pt_scheds[PT_MAX_SCHEDS];
@@ -216,6 +224,10 @@ uintptr_t pt_page_alloc_in(const uint64_t *colors); /* one page of those colors;
 uintptr_t pt_pages_alloc_color(uint32_t color);                  /* that color only; 0 if none */
 void pt_pages_free(uintptr_t pa);
 uint32_t pt_mem_colors(void);                                    /* configured (super) colors */
+
+/* kernel data coloring (kdata.c) */
+uintptr_t pt_kdata_page(void); /* a zeroed page of the kernel data colors; 0 if none */
+void pt_kdata_init(void);      /* hart 0, paging on: map the kernel data window */
 
 /* colored heaps (heaps.c over kernel/mm/heap.c; <partita/heap.h>) */
 void pt_heaps_init(void);                       /* boot, after the partitions */

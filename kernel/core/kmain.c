@@ -1,14 +1,19 @@
 /*
- * Boot of the portable kernel (S-mode, every hart). Hart 0 builds the kernel page table,
- * the trace area, the page pool, the scheduler instances, the partitions and the static
- * threads, fixes the time origin (pt_epoch), then releases the other harts. Each hart then
- * enables paging, arms its timer and enters its idle thread, from which the scheduler runs.
+ * Boot of the portable kernel (S-mode, every hart). Hart 0 builds the trace area, the page
+ * pool, the kernel page table (from pages of the kernel data colors), maps the kernel data
+ * window (kdata.c), then the scheduler instances, the partitions and the static threads, fixes
+ * the time origin (pt_epoch), then releases the other harts. Each hart then enables paging,
+ * switches to its per-cpu data in the window, arms its timer and enters its idle thread, from
+ * which the scheduler runs.
  */
 #include "kernel.h"
 
-struct pt_cpu pt_cpus[PT_MAX_CPUS];
+PT_KDATA struct pt_cpu pt_cpus[PT_MAX_CPUS];
 static volatile uint32_t boot_go;
-static struct hal_ctx boot_ctx[PT_MAX_CPUS];
+PT_KDATA static struct hal_ctx boot_ctx[PT_MAX_CPUS];
+/* The hart's per-cpu data until pt_cpus (kernel data window) is mapped: a whole, zeroed
+ * struct pt_cpu, so that an early panic finds no current thread (pt_this_cpu casts). */
+static struct pt_cpu boot_cpu[PT_MAX_CPUS];
 extern uint32_t pt_user_icount_shift;
 
 /* A page for a partition's private copy of the application globals, from its own colors. */
@@ -78,23 +83,37 @@ static void cpu_start(struct pt_cpu *c)
 	pt_panic("boot context resumed");
 }
 
-void pt_kmain(uint32_t cpu)
+/* Switch the hart's per-cpu word to its entry of pt_cpus (mapped by now). */
+static struct pt_cpu *cpu_enter(uint32_t cpu)
 {
 	struct pt_cpu *c = &pt_cpus[cpu];
 	c->id = cpu;
 	c->hal.cpu = cpu;
 	hal_percpu_set(&c->hal);
+	return c;
+}
+
+void pt_kmain(uint32_t cpu)
+{
+	struct pt_cpu *c;
+	boot_cpu[cpu].id = cpu;
+	boot_cpu[cpu].hal.cpu = cpu;
+	hal_percpu_set(&boot_cpu[cpu].hal);
 
 	if (cpu == 0) {
-		hal_mmu_init();
-		hal_mmu_enable();
 		pt_user_icount_shift = pt_config.icount_shift;
 		pt_printk("\nPartita: config '%s', %u harts, icount shift %u, %lu cycles/s\n",
 			  pt_config.name, pt_config.ncpus, pt_config.icount_shift,
 			  hal_cycles_per_sec());
 		pt_trace_init(pt_config.ncpus);
-		pt_job_counters_init();
+		/* the page pool first: page tables and kernel data come from its kernel colors */
 		pt_mem_init();
+		if (hal_mmu_init(pt_kdata_page))
+			pt_panic("no page of the kernel data colors for the kernel page table");
+		hal_mmu_enable();
+		pt_kdata_init();
+		c = cpu_enter(cpu);
+		pt_job_counters_init();
 		pt_sched_init();
 		for (uint32_t i = 0; i < pt_config.ncpus; i++) {
 			pt_cpus[i].id = i;
@@ -124,6 +143,7 @@ void pt_kmain(uint32_t cpu)
 			hal_wait_for_interrupt_masked();
 		hal_fence();
 		hal_mmu_enable();
+		c = cpu_enter(cpu);
 	}
 	pt_subsys_cpu_entry_all(cpu); /* does not return on a hart a subsystem owns */
 	cpu_start(c);

@@ -2,8 +2,8 @@
  * Physical pages for stacks and user partitions, from the colored allocator (kernel/mm).
  * The pool covers the RAM after the kernel image. A request names a color bitmap; pages are
  * taken round-robin over the allowed colors so a partition's footprint spreads over its sets.
- * The kernel image itself (text, data, page tables, thread control blocks, trace rings) is
- * static and therefore not colored.
+ * Kernel data takes its pages from here too (kdata.c: the kernel data colors); what stays in
+ * the kernel image (text, this allocator's page_meta, trace rings) is not colored.
  */
 #include "kernel.h"
 #include "mm/page_alloc.h"

@@ -11,7 +11,7 @@
 #include "kernel.h"
 #include "sched/fp/fp_rq.h"
 
-struct pt_sched pt_scheds[PT_MAX_SCHEDS];
+PT_KDATA struct pt_sched pt_scheds[PT_MAX_SCHEDS];
 
 /*
  * The ready-queue operations of instance s. An FP instance (s->fp) is served inline from

@@ -7,12 +7,12 @@
  */
 #include "kernel.h"
 
-struct pt_thread pt_threads[PT_MAX_THREADS];
+PT_KDATA struct pt_thread pt_threads[PT_MAX_THREADS];
 struct pt_partition pt_partitions[PT_MAX_PARTITIONS];
 static struct pt_spinlock pool_lock;
-static uint32_t slot_gen[PT_MAX_THREADS];
-static uint8_t kstack_pages[PT_MAX_THREADS];
-static uint8_t ustack_pages[PT_MAX_PARTITIONS][PT_MAX_THREADS];
+PT_KDATA static uint32_t slot_gen[PT_MAX_THREADS];
+PT_KDATA static uint8_t kstack_pages[PT_MAX_THREADS];
+PT_KDATA static uint8_t ustack_pages[PT_MAX_PARTITIONS][PT_MAX_THREADS];
 
 extern char __user_start[], __user_data_start[];
 static void thread_boot(void *arg);
@@ -22,7 +22,7 @@ static void thread_boot(void *arg);
  * creating a thread costs the same however many threads exist. It starts as all slots, lowest
  * index on top: boot creates the idle threads and the configured ones in slots 0, 1, 2, ...
  */
-static uint16_t free_slots[PT_MAX_THREADS];
+PT_KDATA static uint16_t free_slots[PT_MAX_THREADS];
 static uint32_t nfree;
 static bool pool_ready;
 
@@ -173,7 +173,7 @@ static int thread_new(const struct pt_thread_attr *a, const char *name,
 	uint32_t kp = t->user ? PT_UKSTACK_BYTES / HAL_PAGE_SIZE
 			      : stack_pages(a->stack_bytes, PT_KSTACK_SLOT);
 	uintptr_t ktop = HAL_KSTACK_VA + (uintptr_t)(slot + 1) * PT_KSTACK_SLOT;
-	const uint64_t *kcolors = t->user ? pt_config.kernel_colors : part->colors;
+	const uint64_t *kcolors = t->user ? pt_config.kdata_colors : part->colors;
 	err = map_stack(0, ktop, kp, &kstack_pages[slot], kcolors, HAL_MAP_R | HAL_MAP_W);
 	if (!err && t->user) {
 		uintptr_t utop = PT_USTACK_VA + (uintptr_t)(slot + 1) * PT_USTACK_SLOT;
@@ -231,7 +231,7 @@ void pt_thread_restart_ctx(struct pt_thread *t)
 uintptr_t pt_thread_kstack_map(struct pt_thread *t, uint32_t pages)
 {
 	uintptr_t ktop = HAL_KSTACK_VA + (uintptr_t)(t->slot + 1) * PT_KSTACK_SLOT;
-	if (map_stack(0, ktop, pages, &kstack_pages[t->slot], pt_config.kernel_colors,
+	if (map_stack(0, ktop, pages, &kstack_pages[t->slot], pt_config.kdata_colors,
 		      HAL_MAP_R | HAL_MAP_W))
 		return 0;
 	return ktop;

@@ -6,7 +6,7 @@
 #include "objects.h"
 
 PT_OBJTAB_DEFINE(mqs, PT_MAX_MQS, PT_QUOTA_MQS);
-static struct pt_mq mq_pool[PT_MAX_MQS];
+PT_KDATA static struct pt_mq mq_pool[PT_MAX_MQS];
 static uint8_t mq_pool_used[PT_MAX_MQS];
 
 /*

@@ -7,7 +7,7 @@
 #include "objects.h"
 
 PT_OBJTAB_DEFINE(mutexes, PT_MAX_MUTEXES, PT_QUOTA_MUTEXES);
-static struct pt_mutex mutex_pool[PT_MAX_MUTEXES];
+PT_KDATA static struct pt_mutex mutex_pool[PT_MAX_MUTEXES];
 static uint8_t mutex_pool_used[PT_MAX_MUTEXES];
 
 static int mutex_register(struct pt_mutex *m)

@@ -39,7 +39,7 @@ PT_MIN_RAM_MB = 32  # the kernel image (about 12 MiB with the trace rings) and s
 PT_MAX_RAM_MB = 4096
 PT_MAX_HEAP_BYTES = (1 << 32) - PAGE_BYTES  # heap_bytes is a uint32 in the tables
 PT_PRIO_LEVELS = 256  # FP priorities 0 (highest) .. 255
-PT_PGTABLE_PAGES = 160  # static pool of Sv39 page-table pages (arch/riscv64/mmu.c)
+PT_PGTABLE_PAGES = 160  # most Sv39 page-table pages, taken from the kernel data colors (mmu.c)
 PT_THREAD_NAME_MAX = 15  # characters of a thread name (plus the NUL)
 PT_HEAP_META_PAGES = 8192  # page-owner entries of all colored heaps (kernel/core/heaps.c)
 PT_HEAP_USER_SPAN_BYTES = 128 << 20  # user VA of a partition's colored heaps (all colors)
@@ -69,7 +69,7 @@ LIMITS: list[tuple[str, str]] = [
     ("PT_MAX_RAM_MB", "largest ram_mb"),
     ("PT_MAX_HEAP_BYTES", "per-partition heap_bytes (uint32; also bounded by the pool)"),
     ("PT_PRIO_LEVELS", "FP priorities 0 (highest) .. PT_PRIO_LEVELS - 1"),
-    ("PT_PGTABLE_PAGES", "static pool of page-table pages (kernel and every partition)"),
+    ("PT_PGTABLE_PAGES", "page-table pages (kernel, every partition), in kernel data colors"),
     ("PT_THREAD_NAME_MAX", "characters of a thread name (plus the NUL)"),
     ("PT_HEAP_META_PAGES", "page-owner entries of all colored heaps (heap.bytes x colors, summed)"),
     ("PT_HEAP_USER_SPAN_BYTES", "user virtual space of one partition's colored heaps"),

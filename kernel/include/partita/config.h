@@ -134,6 +134,9 @@ struct pt_system_cfg {
 	struct pt_cache_cfg cache;
 	uint64_t kernel_colors[PT_MAX_COLORS / 64];
 	uint32_t kernel_heap_bytes; /* system heap: the most each kernel color's heap grows to */
+	/* colors of kernel data (TCBs, per-cpu data, page tables, kernel stacks of user threads,
+	 * the system heap): kernel_colors, or empty = every color with `kernel_data: uncolored` */
+	uint64_t kdata_colors[PT_MAX_COLORS / 64];
 	const struct pt_cpu_cfg *cpus;        /* [ncpus] */
 	const struct pt_sched_cfg *scheds;
 	uint32_t nscheds;

@@ -53,6 +53,10 @@ struct hal_percpu *hal_percpu_get(void); /* inline with PT_HAL_INLINE (partita/h
 #define HAL_PAGE_SIZE 4096ul
 #define HAL_KSTACK_VA 0xC0000000ul   /* kernel stacks (guard page below each), in every table */
 #define HAL_KSTACK_VA_END 0x100000000ul
+/* kernel data window (inside the kernel-stack window, so in every table): the linker's
+ * .kdata section (arch/riscv64/kernel.ld), mapped at boot by the core (kernel/core/kdata.c) */
+#define HAL_KDATA_VA 0xD0000000ul
+#define HAL_KDATA_VA_END 0xE0000000ul
 #define HAL_USER_VA 0x100000000ul    /* per-partition user region (stacks, heap) */
 #define HAL_USER_VA_END 0x140000000ul
 
@@ -63,7 +67,11 @@ struct hal_percpu *hal_percpu_get(void); /* inline with PT_HAL_INLINE (partita/h
 
 typedef uint64_t hal_as_t; /* an address space; 0 = the kernel's */
 
-void hal_mmu_init(void);            /* hart 0, once: build the kernel table */
+/* hart 0, once: build the kernel table. The page-table pages (PT_PGTABLE_PAGES, taken at
+ * once here, used for every table made later) come from `table_page`, which returns a
+ * physical page or 0: the core draws them from the kernel data colors. Paging is off until
+ * hal_mmu_enable. -1 if `table_page` ran out. */
+int hal_mmu_init(uintptr_t (*table_page)(void));
 void hal_mmu_enable(void);          /* every hart: switch to the kernel table */
 hal_as_t hal_as_create(uint16_t asid); /* a user address space; 0 if out of tables */
 /* Give `as` its own copies of the application data pages (the user window's .data/.bss), so

@@ -28,7 +28,7 @@
 #define PT_MAX_RAM_MB 4096 /* largest ram_mb */
 #define PT_MAX_HEAP_BYTES 4294963200ull /* per-partition heap_bytes (uint32; also bounded by the pool) */
 #define PT_PRIO_LEVELS 256 /* FP priorities 0 (highest) .. PT_PRIO_LEVELS - 1 */
-#define PT_PGTABLE_PAGES 160 /* static pool of page-table pages (kernel and every partition) */
+#define PT_PGTABLE_PAGES 160 /* page-table pages (kernel, every partition), in kernel data colors */
 #define PT_THREAD_NAME_MAX 15 /* characters of a thread name (plus the NUL) */
 #define PT_HEAP_META_PAGES 8192 /* page-owner entries of all colored heaps (heap.bytes x colors, summed) */
 #define PT_HEAP_USER_SPAN_BYTES 134217728 /* user virtual space of one partition's colored heaps */

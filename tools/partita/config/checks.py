@@ -200,7 +200,10 @@ def _check_heaps(cfg: SystemCfg, colors_of: dict[str, set[int]]) -> list[Problem
                 f"exceed a partition's heap window of {limits.PT_HEAP_USER_SPAN_BYTES} "
                 "(PT_HEAP_USER_SPAN_BYTES)")))
     if cfg.kernel_heap_bytes:
+        # one heap per color kernel data may use: every color when uncolored or unlisted
         nk = len(parse_colors(cfg.kernel_colors, cfg.cache.ncolors, ())[0])
+        if cfg.kernel_data == "uncolored" or not nk:
+            nk = cfg.cache.ncolors
         total += nk * cfg.kernel_heap_bytes // limits.PAGE_BYTES
     if total > limits.PT_HEAP_META_PAGES:
         out.append(Problem(("partitions",), (
@@ -208,6 +211,12 @@ def _check_heaps(cfg: SystemCfg, colors_of: dict[str, set[int]]) -> list[Problem
             f"kernel_heap_bytes included); the kernel tracks {limits.PT_HEAP_META_PAGES} "
             "(PT_HEAP_META_PAGES): shrink heap.bytes")))
     return out
+
+
+# Pages of the kernel data window (kernel/core/kdata.c, the .kdata section): fixed by the
+# kernel's limits, not by the configuration; the kernel prints `kdata: N pages` at boot (141
+# today) and tests/system/kdata checks N against this bound.
+KDATA_WINDOW_PAGES = 160
 
 
 def _check_memory(cfg: SystemCfg) -> list[Problem]:
@@ -229,10 +238,13 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
         if p.heap is not None:
             need[p.name] += len(colors_of[p.name]) * _pages(p.heap.bytes)
     user = {p.name for p in cfg.partitions if p.user}
+    kernel_need = 0  # pages of kernel data beyond the window and the page tables
     for t in cfg.threads:
-        kstack = 2 if t.partition in user else _pages(t.stack_bytes)  # trap stack of user ones
-        need[t.partition] += _pages(t.stack_bytes) if t.partition in user else 0
-        need[t.partition] += kstack
+        if t.partition in user:  # its stack, and a 2-page trap stack of kernel data
+            need[t.partition] += _pages(t.stack_bytes)
+            kernel_need += 2
+        else:
+            need[t.partition] += _pages(t.stack_bytes)
     nthreads = Counter(t.partition for t in cfg.threads)
     tables = limits.pgtable_pages([(p.heap_bytes, nthreads[p.name])
                                    for p in cfg.partitions if p.user])
@@ -244,13 +256,26 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
             f"user partitions need about {tables} page-table pages (heaps and stacks); the "
             f"kernel has {limits.PT_PGTABLE_PAGES} (PT_PGTABLE_PAGES): shrink heap_bytes")))
     idle = cfg.ncpus * 2  # idle threads' stacks
-    total = sum(need.values()) + idle
+    total = sum(need.values()) + idle + kernel_need
     if total > pool:
         out.append(Problem(("ram_mb",), (
             f"heaps and stacks need {total} pages ({total * 4} KiB) but ram_mb {cfg.ram_mb} "
             f"leaves a page pool of {pool} pages after the kernel image "
             f"(PT_KERNEL_RESERVE_BYTES); raise ram_mb or shrink heap_bytes")))
         return out
+    # kernel data (docs/memory.md, Kernel data) draws from the kernel's colors when colored
+    if cm.kernel and cfg.kernel_data == "colored":
+        kernel_need += (KDATA_WINDOW_PAGES + limits.PT_PGTABLE_PAGES + idle
+                        + len(cm.kernel) * _pages(cfg.kernel_heap_bytes))
+        share = pool * len(cm.kernel) // ncolors
+        if kernel_need > share:
+            out.append(Problem(("kernel_colors",), (
+                f"kernel data needs about {kernel_need} pages (thread control blocks and "
+                f"per-cpu data, the {limits.PT_PGTABLE_PAGES} page-table pages carved at boot, "
+                f"kernel stacks, the system heap) but the "
+                f"{len(cm.kernel)} of {ncolors} kernel colors hold about {share} pages of the "
+                f"{pool}-page pool (ram_mb {cfg.ram_mb}): give the kernel more colors, raise "
+                "ram_mb, or set kernel_data: uncolored")))
     # partitions drawing from the same colors (the default pool, shared colors) share them
     by_colors: Counter[frozenset[int]] = Counter()
     for n in names:

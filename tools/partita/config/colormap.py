@@ -1,10 +1,12 @@
 """Who owns which cache colors: the color map of a configuration and its overlap check.
 
-Owners are the kernel (`kernel_colors`; none listed = uncolored, spread over every color) and
-each partition that lists `colors:`. Their sets must be disjoint, except for colors listed in
-`shared_colors`. The default partition `system` (threads without a partition) and every
-partition that lists no colors draw from the *default pool*: the colors nobody owns. A
-configuration that needs the default pool and leaves it empty is an error.
+Owners are the kernel (`kernel_colors`; none listed = uncolored, spread over every color; with
+`kernel_data: uncolored` the kernel still owns its colors, so no partition gets them, but its
+data spreads over every color: the paper's scenario S2) and each partition that lists
+`colors:`. Their sets must be disjoint, except for colors listed in `shared_colors`. The
+default partition `system` (threads without a partition) and every partition that lists no
+colors draw from the *default pool*: the colors nobody owns. A configuration that needs the
+default pool and leaves it empty is an error.
 """
 
 from __future__ import annotations
@@ -105,8 +107,13 @@ def render(cm: ColorMap, cfg: SystemCfg) -> str:
             f"{c.hw_colors} hardware colors" if c.size_bytes else "no cache geometry given")
     lines = [f"colors: {cm.ncolors} ({geom})"]
     rows: list[tuple[str, str, str]] = []
-    rows.append((KERNEL, "all (uncolored)" if cm.kernel is None else fmt_colors(cm.kernel),
-                 "kernel_colors" if cm.kernel is not None else "no kernel_colors"))
+    if cm.kernel is None:
+        rows.append((KERNEL, "all (uncolored)", "no kernel_colors: kernel data on every color"))
+    elif cfg.kernel_data == "uncolored":
+        rows.append((KERNEL, fmt_colors(cm.kernel),
+                     "kernel_colors, reserved; kernel data uncolored: on every color"))
+    else:
+        rows.append((KERNEL, fmt_colors(cm.kernel), "kernel_colors: kernel data colored"))
     for name, colors in cm.owned.items():
         rows.append((name, fmt_colors(colors), f"{len(colors)} colors"))
     for name in cm.default_users:

@@ -106,6 +106,8 @@ def generate_c(r: Resolved) -> str:
         f"\t           .hw_colors = {c.hw_colors}, .colors = {c.colors} }},",
         f"\t.kernel_colors = {_bitmap(r.kernel_colors)},",
         f"\t.kernel_heap_bytes = {r.kernel_heap_bytes}u,",
+        # kernel data's colors: empty (every color) when uncolored, whatever kernel_colors say
+        f"\t.kdata_colors = {_bitmap(r.kernel_colors if r.kernel_data == 'colored' else [])},",
         f"\t.cpus = {ref('cpus', len(r.cpus))},",
         f"\t.scheds = {ref('scheds', len(r.scheds))},",
         f"\t.nscheds = {len(r.scheds)},",

@@ -115,6 +115,7 @@ class Resolved(Frozen):
     kernel_colors: list[int]
     cpus: list[RCpu]
     kernel_heap_bytes: int = 0  # the system heap: each kernel color's heap grows to this
+    kernel_data: str = "colored"  # colored | uncolored (kernel data over every color: S2)
     scheds: list[RSched]
     partitions: list[RPartition]
     threads: list[RThread]
@@ -268,7 +269,7 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
         cache=RCache(size_bytes=cache.size_bytes, ways=cache.ways, line_bytes=cache.line_bytes,
                      page_bytes=cache.page_bytes, hw_colors=cache.hw_colors, colors=ncolors),
         kernel_colors=sorted(parse_colors(cfg.kernel_colors, ncolors, ())[0]),
-        kernel_heap_bytes=cfg.kernel_heap_bytes,
+        kernel_heap_bytes=cfg.kernel_heap_bytes, kernel_data=cfg.kernel_data,
         cpus=cpus, scheds=scheds, partitions=partitions, threads=threads, subsys=cfg.subsys,
         apps=list(cfg.apps))
 

@@ -10,7 +10,7 @@ The models check each field on its own (types, ranges, names); relations between
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -296,6 +296,11 @@ class SystemCfg(Strict):
         "colors is an error"))
     kernel_heap_bytes: int = Field(default=0, ge=0, description=(
         "the system heap: the most each kernel color's heap may grow to (0: none)"))
+    kernel_data: Literal["colored", "uncolored"] = Field(default="colored", description=(
+        "where kernel data (thread control blocks, per-cpu data, scheduler instances, kernel "
+        "stacks of user threads, page tables, the system heap) lives: colored = in "
+        "kernel_colors (every color when none are listed), uncolored = spread over every "
+        "color although kernel_colors stay reserved (the paper's scenario S2)"))
     cpus: list[CpuCfg] = Field(default_factory=list, description="roles; unlisted cpus are app")
     schedulers: list[SchedulerCfg] = Field(min_length=1)
     partitions: list[PartitionCfg] = Field(default_factory=list)

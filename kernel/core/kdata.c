@@ -1,0 +1,39 @@
+/*
+ * Kernel data coloring (docs/memory.md, "Kernel data"): the kernel's own data draws from the
+ * kernel data colors, pt_config.kdata_colors (the configured kernel_colors; empty = every
+ * color with `kernel_data: uncolored` or when no kernel colors are listed):
+ *   - the kernel data window: variables marked PT_KDATA (thread control blocks, per-cpu data,
+ *     scheduler instances, the sync object pools, the heaps' bookkeeping) are linked into
+ *     .kdata at HAL_KDATA_VA and mapped here, page by page, to zeroed pages of those colors:
+ *     static allocation with fixed addresses, carved from colored pages at boot;
+ *   - page-table pages (hal_mmu_init's table_page is pt_kdata_page);
+ *   - kernel stacks of user threads and idle threads (thread.c), the system heap (heaps.c).
+ * What stays in the kernel image, in the colors of its physical addresses: text, rodata, the
+ * page allocator's own metadata (needed before any page can be mapped), the boot stacks, the
+ * partition table and the trace area (found by the host in the RAM file by its ELF symbol).
+ */
+#include "kernel.h"
+
+extern char __kdata_start[], __kdata_end[];
+
+uintptr_t pt_kdata_page(void)
+{
+	uintptr_t pa = pt_page_alloc_in(pt_config.kdata_colors);
+	if (pa)
+		memset((void *)pa, 0, HAL_PAGE_SIZE);
+	return pa;
+}
+
+void pt_kdata_init(void)
+{
+	uintptr_t lo = (uintptr_t)__kdata_start, hi = (uintptr_t)__kdata_end;
+	if (lo != HAL_KDATA_VA || hi > HAL_KDATA_VA_END)
+		pt_panic("kdata: window %lx..%lx, expected at %lx (kernel.ld vs HAL_KDATA_VA)",
+			 (uint64_t)lo, (uint64_t)hi, (uint64_t)HAL_KDATA_VA);
+	for (uintptr_t va = lo; va < hi; va += HAL_PAGE_SIZE) {
+		uintptr_t pa = pt_kdata_page();
+		if (!pa || hal_as_map(0, va, pa, HAL_PAGE_SIZE, HAL_MAP_R | HAL_MAP_W))
+			pt_panic("kdata: no page of the kernel data colors for %lx", (uint64_t)va);
+	}
+	pt_printk("kdata: %lu pages at %lx\n", (uint64_t)(hi - lo) / HAL_PAGE_SIZE, (uint64_t)lo);
+}
