@@ -7,13 +7,13 @@ physical page of exactly that heap's color."""
 from __future__ import annotations
 
 import re
-import struct
 from collections.abc import Callable
 from pathlib import Path
 
-from partita.run.qemu import RAM_BASE, symbol
+from partita.run.qemu import symbol
 from partita.run.run import RunResult
 from partita.trace.format import Ev
+from sv39 import u64, walk
 
 CFG = Path(__file__).resolve().parent / "heap.yaml"
 HEAP_UVA = 0x100000000 + 0x18000000  # kernel/core/heaps.c
@@ -22,23 +22,6 @@ PART_AS_OFFSET = 16  # struct pt_partition: cfg, id, user, fault_policy, then ha
 PTE_V, PTE_U, PTE_LEAF = 0x1, 0x10, 0xE
 # <partita/heap.h>
 ECOLOR, ENOTOWNED, ENOMEM, EFOREIGN, EDOUBLEFREE, EOVERFLOW, EHEAPMODE = 20, 21, 22, 23, 24, 25, 27
-
-
-def u64(ram: bytes, pa: int) -> int:
-    return int(struct.unpack_from("<Q", ram, pa - RAM_BASE)[0])
-
-
-def walk(ram: bytes, root: int, va: int) -> tuple[int, int] | None:
-    """(physical address, leaf PTE) of va in the Sv39 table at root, None if unmapped."""
-    table = root
-    for level in (2, 1, 0):
-        pte = u64(ram, table + ((va >> (12 + 9 * level)) & 0x1FF) * 8)
-        if not pte & PTE_V:
-            return None
-        if pte & PTE_LEAF:
-            return ((pte >> 10) << 12) + (va & ((1 << (12 + 9 * level)) - 1)), pte
-        table = (pte >> 10) << 12
-    return None
 
 
 def run(boot: Callable[..., RunResult]) -> RunResult:

@@ -10,15 +10,16 @@ stacks are their own data: in their partition's colors in both modes."""
 from __future__ import annotations
 
 import re
-import struct
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from partita.run.qemu import RAM_BASE, symbol
+import sv39
+from partita.run.qemu import symbol
 from partita.run.run import RunResult, gate, run_config
+from sv39 import PTE_LEAF, PTE_V, u64
 
 HERE = Path(__file__).parent
 KERNEL_COLORS = {0, 1}
@@ -27,11 +28,6 @@ KSTACK_VA, SLOT_BYTES, MAX_THREADS = 0xC0000000, 65536, 128  # kernel/core/kerne
 HEAP_KVA = 0xC0000000 + 0x20000000  # kernel/core/heaps.c: the system heap (no kernel heaps here)
 KDATA_VA = 0xD0000000  # HAL_KDATA_VA
 PART_AS_OFFSET, MAX_PARTITIONS = 16, 16  # struct pt_partition: ..., hal_as_t as
-PTE_V, PTE_LEAF = 0x1, 0xE
-
-
-def u64(ram: bytes, pa: int) -> int:
-    return int(struct.unpack_from("<Q", ram, pa - RAM_BASE)[0])
 
 
 def color(pa: int) -> int:
@@ -40,15 +36,8 @@ def color(pa: int) -> int:
 
 def walk(ram: bytes, root: int, va: int) -> int | None:
     """Physical address of va in the Sv39 table at root, None if unmapped."""
-    table = root
-    for level in (2, 1, 0):
-        pte = u64(ram, table + ((va >> (12 + 9 * level)) & 0x1FF) * 8)
-        if not pte & PTE_V:
-            return None
-        if pte & PTE_LEAF:
-            return ((pte >> 10) << 12) + (va & ((1 << (12 + 9 * level)) - 1))
-        table = (pte >> 10) << 12
-    return None
+    r = sv39.walk(ram, root, va)
+    return None if r is None else r[0]
 
 
 def table_pages(ram: bytes, root: int, level: int = 2) -> set[int]:
