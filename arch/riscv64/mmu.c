@@ -12,7 +12,8 @@
  * copies of the application globals (hal_as_private_data); the PT_SHARED pages at the start
  * of the data window stay common to all partitions.
  * Page-table pages: PT_PGTABLE_PAGES pages carved at boot from the core's `table_page` (pages
- * of the kernel data colors); tables are only ever extended, never torn down.
+ * of the kernel data colors), or the image's static pool when there is none; tables are only
+ * ever extended, never torn down.
  */
 #include <partita/hal.h>
 #include <partita/hal_cpu.h>
@@ -32,6 +33,8 @@
 typedef uint64_t pte_t;
 
 static pte_t *pt_pool[PT_POOL_PAGES]; /* carved at boot from the core's table_page */
+/* the pool when the core gives no table_page (kernel data on every color): pages of the image */
+static pte_t pt_image_pool[PT_POOL_PAGES][512] __attribute__((aligned(4096)));
 static uint32_t pt_pool_used;
 static volatile uint32_t mmu_lock_next, mmu_lock_owner;
 static pte_t *kroot, *uram_l1, *kstack_l1;
@@ -72,7 +75,7 @@ int hal_mmu_init(uintptr_t (*table_page)(void))
 	/* The whole pool at once: no page allocation under the mmu lock later, and the tables'
 	 * pages are fixed at boot (physical, used through the identity map of RAM, slot 2). */
 	for (uint32_t i = 0; i < PT_POOL_PAGES; i++)
-		if (!(pt_pool[i] = (pte_t *)table_page()))
+		if (!(pt_pool[i] = table_page ? (pte_t *)table_page() : pt_image_pool[i]))
 			return -1;
 	kroot = pt_alloc();
 	kstack_l1 = pt_alloc();

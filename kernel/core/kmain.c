@@ -108,7 +108,7 @@ void pt_kmain(uint32_t cpu)
 		pt_trace_init(pt_config.ncpus);
 		/* the page pool first: page tables and kernel data come from its kernel colors */
 		pt_mem_init();
-		if (hal_mmu_init(pt_kdata_page))
+		if (hal_mmu_init(pt_kdata_tables_colored() ? pt_kdata_page : 0))
 			pt_panic("no page of the kernel data colors for the kernel page table");
 		hal_mmu_enable();
 		pt_kdata_init();

@@ -69,8 +69,8 @@ typedef uint64_t hal_as_t; /* an address space; 0 = the kernel's */
 
 /* hart 0, once: build the kernel table. The page-table pages (PT_PGTABLE_PAGES, taken at
  * once here, used for every table made later) come from `table_page`, which returns a
- * physical page or 0: the core draws them from the kernel data colors. Paging is off until
- * hal_mmu_enable. -1 if `table_page` ran out. */
+ * physical page or 0: the core draws them from the kernel data colors; NULL = a static pool
+ * in the image. Paging is off until hal_mmu_enable. -1 if `table_page` ran out. */
 int hal_mmu_init(uintptr_t (*table_page)(void));
 void hal_mmu_enable(void);          /* every hart: switch to the kernel table */
 hal_as_t hal_as_create(uint16_t asid); /* a user address space; 0 if out of tables */
