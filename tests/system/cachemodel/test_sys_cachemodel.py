@@ -92,10 +92,12 @@ def test_shared_colors_miss_more(runs: dict[str, Any]) -> None:
         assert s >= 3 * d and s - d >= 5 * len(_steady_jobs(sh, name)), (name, d, s)
         assert sh["threads"][name]["total"]["stall_cycles"] > \
             dis["threads"][name]["total"]["stall_cycles"]
-    # fit and thrash have colors of their own: the same misses in both configurations
+    # fit and thrash have colors of their own: the same misses in both configurations, up to
+    # the kernel's own lines (where kernel data lands differs between the two images: a few
+    # misses per job, against the 2,048 lines thrash sweeps)
     for name in ("fit", "thrash"):
-        assert [j["llc_misses"] for j in _steady_jobs(dis, name)] == \
-            [j["llc_misses"] for j in _steady_jobs(sh, name)]
+        for jd, js in zip(_steady_jobs(dis, name), _steady_jobs(sh, name), strict=True):
+            assert abs(jd["llc_misses"] - js["llc_misses"]) <= 8, (name, jd, js)
 
 
 def test_model_none_and_slowdown(runs: dict[str, Any]) -> None:
