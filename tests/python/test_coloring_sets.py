@@ -98,8 +98,9 @@ def test_configurations_accepted(tmp_path: Path) -> None:
     colors = {s: [(t["arg"] >> 36) & 0xFF for t in d["threads"]] for s, d in docs.items()}
     assert len(set(colors["S1"])) == ts.n and colors["S1"] == colors["S2"]
     assert set(colors["S3"]) == {cs.FIRST_TASK_COLOR}
-    assert docs["S1"]["kernel_colors"] == docs["S3"]["kernel_colors"] == [cs.KERNEL_COLOR]
-    assert "kernel_colors" not in docs["S2"]
+    assert all(d["kernel_colors"] == [cs.KERNEL_COLOR] for d in docs.values())
+    assert docs["S2"]["kernel_data"] == "uncolored"  # S2: the kernel's data over every color
+    assert "kernel_data" not in docs["S1"] and "kernel_data" not in docs["S3"]  # colored
     for t, a, i in zip(docs["S1"]["threads"], acc, range(ts.n), strict=True):
         assert t["arg"] & 0xFFFFFF == a and (t["arg"] >> 44) & 0xFF == i
         assert (t["arg"] >> 24) & 0xFFF == (512 if i == ts.polluter else 128)

@@ -198,8 +198,9 @@ def system_yaml(ts: TaskSet, p: Params, wss: int, scenario: str, accesses: Seque
     doc: dict[str, Any] = {
         "name": name, "ncpus": p.cpus, "icount_shift": 0, "ram_mb": p.ram_mb,
         "run_for_ms": round(guest_run_ms(ts, p), 3), "cache": cache, "cache_model": model}
-    if scenario != "S2":  # S2: the kernel owns no color (docs/coloring.md: what S2 is today)
-        doc["kernel_colors"] = [KERNEL_COLOR]
+    doc["kernel_colors"] = [KERNEL_COLOR]  # owned by the kernel in every scenario
+    if scenario == "S2":  # the kernel's data spread over every color (docs/memory.md)
+        doc["kernel_data"] = "uncolored"
     if ts.scheduler == "G-EDF":
         doc["schedulers"] = [{"name": "g", "policy": "gedf", "cpus": list(range(p.cpus))}]
     else:
