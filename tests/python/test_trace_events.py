@@ -119,7 +119,7 @@ def test_the_layout_check_can_fail(tmp_path: Path) -> None:
 @pytest.mark.parametrize("change, message", [
     ("first: 48\n    count: 16\n    doc: \"The I/O", "overlaps spm"),
     ("- {name: TX, id: 1,", "appears twice"),
-    ("subsys_last: 63", "subsys_first / subsys_last"),
+    ("subsys_last: 255", "subsys_first / subsys_last"),
     ("- {name: SLOT, id: 0,", "must be an integer in [0, 16)"),
 ])
 def test_a_bad_table_is_refused_naming_the_field(tmp_path: Path, change: str,
@@ -128,7 +128,7 @@ def test_a_bad_table_is_refused_naming_the_field(tmp_path: Path, change: str,
     replacement = {
         "first: 48\n    count: 16\n    doc: \"The I/O": "first: 40\n    count: 16\n    doc: \"The I/O",
         "- {name: TX, id: 1,": "- {name: TX, id: 0,",
-        "subsys_last: 63": "subsys_last: 20",
+        "subsys_last: 255": "subsys_last: 20",
         "- {name: SLOT, id: 0,": "- {name: SLOT, id: 16,",
     }[change]
     assert change in text

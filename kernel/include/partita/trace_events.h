@@ -41,7 +41,7 @@ enum pt_trace_event {
 	 * bytes or pointer */
 	PT_EV_HEAP_ERROR = 20,
 	PT_EV_SUBSYS_FIRST = 32,
-	PT_EV_SUBSYS_LAST = 63,
+	PT_EV_SUBSYS_LAST = 255,
 };
 
 #endif

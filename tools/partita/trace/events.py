@@ -31,7 +31,7 @@ class Ev(IntEnum):
     SHUTDOWN = 19
     HEAP_ERROR = 20
     SUBSYS_FIRST = 32
-    SUBSYS_LAST = 63
+    SUBSYS_LAST = 255
 
 
 class SpmEv(IntEnum):
