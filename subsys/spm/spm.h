@@ -63,6 +63,10 @@ struct pt_spm_task_cfg {
 	uint64_t period_ns;
 	uint64_t deadline_ns;
 	uint64_t offset_ns;
+	/* sporadic: each inter-arrival is period_ns (the minimum) plus a pseudo-random extra in
+	 * [0, sporadic_extra_ns], drawn by the I/O core from a per-task xorshift seeded by the
+	 * task id (deterministic); 0 = periodic */
+	uint64_t sporadic_extra_ns;
 	uint64_t wcet_ns;
 	uint64_t image_addr;      /* relocatable image in main memory (position independent) */
 	uint32_t image_bytes;     /* code + data, copied at load */
