@@ -19,7 +19,11 @@ PT_TRACE ?= 1
 # PT_ASSERTS=0 compiles the core's invariant checks (PT_ASSERT, kernel/core/kernel.h) out; the
 # lean "tracing off" image drops them with the trace, every tested image keeps them.
 PT_ASSERTS ?= $(PT_TRACE)
-CFLAGS := $(CFLAGS_MARCH) -DPT_TRACE=$(PT_TRACE) -DPT_ASSERTS=$(PT_ASSERTS) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
+# PT_SPM_MUTANT=n builds one of the deliberate SPM protocol bugs of subsys/spm/spm.h for the
+# mutation check of the soundness tests (build/<name>-mutant<n>); 0 = none (every other build).
+PT_SPM_MUTANT ?= 0
+CFLAGS := $(CFLAGS_MARCH) -DPT_TRACE=$(PT_TRACE) -DPT_ASSERTS=$(PT_ASSERTS) \
+	-DPT_SPM_MUTANT=$(PT_SPM_MUTANT) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
 	-fno-common -fno-stack-protector -fno-pic -fno-pie -fno-jump-tables \
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
 	-Ikernel/include -Ikernel -MMD -MP

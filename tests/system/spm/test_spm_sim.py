@@ -36,3 +36,23 @@ def test_kernel_and_simulator_agree_job_by_job(boot, tmp_path_factory, n_sets: i
     worst = max(abs(d.kernel["exec_start"] - d.sim["exec_start"]) for d in diffs)
     print(f"simcheck seed {seed}: {len(diffs)} jobs agree; dispatch latency <= {worst} ns "
           f"(tolerance {TOL_NS} ns)")
+
+
+MUTANTS = {1: "one-slot dispatch delay", 2: "skipped slot", 3: "Rule 2 before Rule 1"}
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_mutant_kernels_fail_the_check(boot, tmp_path_factory, monkeypatch,
+                                       mutant: int) -> None:
+    """Mutation check (issue 13): a kernel built with a deliberate protocol bug (make
+    PT_SPM_MUTANT=n, subsys/spm/spm.h) must fail this comparison or the protocol invariants;
+    the normal build (the test above) passes both."""
+    cfg = small_sets(4, tmp_path_factory.mktemp(f"mutant{mutant}"), seed=3)
+    monkeypatch.setenv("PARTITA_SPM_MUTANT", str(mutant))
+    r = boot(str(cfg), tag=f"-mutant{mutant}")
+    monkeypatch.delenv("PARTITA_SPM_MUTANT")
+    inv = invariant_violations(decode(r.area))
+    bad = [d for d in compare(cfg, r.area) if d.mismatches()]
+    print(f"mutant {mutant} ({MUTANTS[mutant]}): {len(inv)} invariant violations, "
+          f"{len(bad)} jobs disagree with the simulator")
+    assert inv or bad, f"mutant {mutant} ({MUTANTS[mutant]}) passed the check"

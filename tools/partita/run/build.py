@@ -124,13 +124,18 @@ def build(cfg_path: str | Path, *, quiet: bool = False, jobs: int | None = None,
     tracing): the benchmarks' images."""
     system = load_resolved(cfg_path, app_dirs=app_dirs)
     asserts = asserts and trace
-    b = Build(system, build_dir_for(system.name, trace, asserts))
+    # the mutation check of the SPM soundness tests (subsys/spm/spm.h): never set otherwise
+    mutant = int(os.environ.get("PARTITA_SPM_MUTANT", "0") or 0)
+    bdir = build_dir_for(system.name, trace, asserts)
+    if mutant:
+        bdir = bdir.with_name(f"{bdir.name}-mutant{mutant}")
+    b = Build(system, bdir)
     write_outputs(system, b.gen_dir)
     write_app_dirs(system, cfg_path, b.build_dir, app_dirs)
     jobs = jobs or int(os.environ.get("PARTITA_JOBS", "2"))
     cmd = ["make", "--no-print-directory", f"-j{jobs}", "-f", "mk/kernel.mk",
            f"BUILD={b.build_dir.relative_to(ROOT)}", f"PT_TRACE={1 if trace else 0}",
-           f"PT_ASSERTS={1 if asserts else 0}"]
+           f"PT_ASSERTS={1 if asserts else 0}", f"PT_SPM_MUTANT={mutant}"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if not quiet and proc.stdout.strip():
         # one summary line; PARTITA_VERBOSE=1 shows every compiler command
