@@ -20,7 +20,8 @@ PT_TRACE ?= 1
 # lean "tracing off" image drops them with the trace, every tested image keeps them.
 PT_ASSERTS ?= $(PT_TRACE)
 # PT_SPM_MUTANT=n builds one of the deliberate SPM protocol bugs of subsys/spm/spm.h for the
-# mutation check of the soundness tests (build/<name>-mutant<n>); 0 = none (every other build).
+# mutation check of the soundness tests (PARTITA_MAKE_VARS=PT_SPM_MUTANT=n, built in
+# build/<name>-PT_SPM_MUTANTn); 0 = none (every other build).
 PT_SPM_MUTANT ?= 0
 CFLAGS := $(CFLAGS_MARCH) -DPT_TRACE=$(PT_TRACE) -DPT_ASSERTS=$(PT_ASSERTS) \
 	-DPT_SPM_MUTANT=$(PT_SPM_MUTANT) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \

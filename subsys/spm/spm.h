@@ -57,8 +57,9 @@ enum pt_spm_idle_reason {
 
 /* Static description of one SPM task (generated into pt_spm_config.c). */
 /* Deliberate protocol bugs for the mutation check of the soundness tests (issue 13),
- * selected at build time only (make PT_SPM_MUTANT=n; tools/partita/run/build.py builds them
- * in build/<name>-mutant<n>); the normal build is 0 and contains none of them:
+ * selected at build time only (make PT_SPM_MUTANT=n; the tests pass it through
+ * PARTITA_MAKE_VARS, built in build/<name>-PT_SPM_MUTANTn); the normal build is 0 and
+ * contains none of them:
  * 1 = a job loaded while its core slept starts one slot (sigma) late,
  * 2 = the I/O core skips every 8th slot of each core (left idle),
  * 3 = Rule 2 before Rule 1 (unload a completed job even when a load was possible). */

@@ -69,9 +69,9 @@ def test_mutant_kernels_fail_the_check(boot, tmp_path_factory, monkeypatch,
     PT_SPM_MUTANT=n, subsys/spm/spm.h) must fail this comparison or the protocol invariants;
     the normal build (the test above) passes both."""
     cfg = small_sets(4, tmp_path_factory.mktemp(f"mutant{mutant}"), seed=3)
-    monkeypatch.setenv("PARTITA_SPM_MUTANT", str(mutant))
+    monkeypatch.setenv("PARTITA_MAKE_VARS", f"PT_SPM_MUTANT={mutant}")
     r = boot(str(cfg), tag=f"-mutant{mutant}")
-    monkeypatch.delenv("PARTITA_SPM_MUTANT")
+    monkeypatch.delenv("PARTITA_MAKE_VARS")
     inv = invariant_violations(decode(r.area))
     bad = [d for d in compare(cfg, r.area) if d.mismatches()]
     print(f"mutant {mutant} ({MUTANTS[mutant]}): {len(inv)} invariant violations, "
