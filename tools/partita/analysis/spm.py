@@ -21,7 +21,14 @@ ascending, which maximises the sum over all pairings (safe by construction). The
 lower-priority execution times go to B and to the extra interval in both ways; the larger
 result is kept. Jobs of tau_i itself: if a job finishes after the next release of tau_i,
 the next job (q = 1, 2, ...) is analysed with q earlier own jobs as extra intervals (our
-extension, checked against the exact protocol simulator in `sim.simulate_spm`).
+extension; under the kernel's pending-release rule a lower-priority job can slip in between,
+so a bound above T is not validated, docs/analysis.md). This is `bound_one`, the
+"conservative" analysis.
+
+`bound_one_exact` ("exact", issue 13) computes the same critical instant (Lemma 2) on the
+protocol itself with the exact simulator, so every interval has its real TDMA phase instead
+of the 2M sigma / (2M + 1) sigma classes, and adds Lemma 3's late arrival exactly; it gives no
+bound above the period. Derivation and validation: docs/spm.md.
 """
 
 from __future__ import annotations
@@ -124,7 +131,9 @@ def bound_one_exact(c: Sequence[int], T: Sequence[int], D: Sequence[int], i: int
     """Exact-in-phase response time of task i (tasks 0..i-1 have higher priority): the
     critical-instant schedule of the protocol itself, TDMA phase of every interval included,
     worst over which of the `EXACT_LP` longest lower-priority jobs are pre-loaded (both
-    roles); None if it exceeds `limit` (default D_i). docs/spm.md derives it."""
+    roles; with fewer than two lower-priority tasks the missing ones are 1 ns jobs, which
+    still take a load and an unload slot: pessimistic, as the conservative analysis' zeros);
+    None if it exceeds `limit` (default D_i) or the period. docs/spm.md derives it."""
     lim = D[i] if limit is None else limit
     lp = sorted((int(x) for x in c[i + 1:]), reverse=True)[:EXACT_LP]
     lp += [0] * (2 - min(len(lp), 2))
