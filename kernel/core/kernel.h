@@ -49,6 +49,7 @@ _Noreturn void pt_assert_fail(const char *cond, const char *file, int line);
  * run on the only hart, so the lock would never be contended (and a handler taking a lock its
  * own hart holds would deadlock with or without it). One load and branch instead of an atomic
  * add, a spin test and a release store per lock pair. */
+#define PT_SPIN_LOOKS 64u
 struct pt_spinlock {
 	uint32_t next, owner;
 };
@@ -57,8 +58,12 @@ static inline void pt_ticket_lock(uint32_t *next, uint32_t *owner)
 	if (pt_config.ncpus == 1)
 		return;
 	uint32_t me = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(owner, __ATOMIC_ACQUIRE) != me)
-		;
+	/* A waiter looks PT_SPIN_LOOKS times, then pauses (hal_spin_pause ends its turn where
+	 * the harts run in turns, so a holder that lost its turn inside the section gets one);
+	 * an uncontended lock never pauses. */
+	for (uint32_t n = 1; __atomic_load_n(owner, __ATOMIC_ACQUIRE) != me; n++)
+		if (n % PT_SPIN_LOOKS == 0)
+			hal_spin_pause();
 }
 static inline void pt_ticket_unlock(uint32_t *owner)
 {
