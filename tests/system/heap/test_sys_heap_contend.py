@@ -21,7 +21,7 @@ def test_four_harts_growing_one_heap_all_finish(boot: Callable[..., RunResult]) 
     r = boot(str(CFG))
     console = r.boot.console
     assert "FAIL" not in console, console
-    done = {int(t): int(c) for t, c in re.findall(r"^contend: ok (\d) (\d+)$", console, re.M)}
+    done = {int(t): int(c) for t, c in re.findall(r"^contend: ok (\d) (\d+)$", console, re.MULTILINE)}
     assert sorted(done) == [0, 1, 2, 3], console
     # the four threads overlapped (they all started at the epoch) and finished well inside
     # the 30 ms run: a hang shows as missing lines, a near-hang as late finishes
