@@ -79,6 +79,7 @@ void uc_test_sem(void)
 	/* deletion */
 	OSSemSet(sem, 0, &err);
 	OSTaskCreate(sem_waiter, (void *)16, stk, 16u);
+	OSTimeDly(1);
 	UC_EQ("sem_del_task_waiting", (OSSemDel(sem, OS_DEL_NO_PEND, &err), err), OS_ERR_TASK_WAITING);
 	UC_EQ("sem_del_invalid_opt", (OSSemDel(sem, 9, &err), err), OS_ERR_INVALID_OPT);
 	OS_EVENT *r = OSSemDel(sem, OS_DEL_ALWAYS, &err);

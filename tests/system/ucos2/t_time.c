@@ -12,8 +12,7 @@ static void sleeper_task(void *p_arg)
 	(void)p_arg;
 	OSTimeDly(50);
 	woke_at = OSTimeGet();
-	for (;;)
-		OSTimeDly(1000);
+	OSTaskSuspend(OS_PRIO_SELF);
 }
 
 static OS_EVENT *wake_sem;
