@@ -180,6 +180,7 @@ void OSInit(void)
 	t->OSTCBTid = tid;
 	t->OSTCBSem = -1;
 	t->OSTCBPrio = OS_TASK_IDLE_PRIO;
+	t->OSTCBOwnPrio = OS_TASK_IDLE_PRIO;
 	t->OSTCBId = OS_TASK_IDLE_ID;
 	t->OSTCBCritNest = 1;
 	const char *n = "uC/OS-II Idle";

@@ -9,6 +9,8 @@
 extern OS_TCB os_idle_tcb;
 
 static OS_TCB tcb_pool[OS_MAX_TASKS];
+static OS_TCB *tcb_free;  /* free records, linked (O(1) create whatever the task count) */
+static uint8_t pool_ready;
 
 #define RESERVED OS_TCB_RESERVED
 
@@ -46,18 +48,24 @@ static INT8U create(void (*task)(void *), void *p_arg, INT8U prio, INT16U id, IN
 		os_exit(me);
 		return OS_ERR_PRIO_EXIST;
 	}
-	OS_TCB *t = 0;
-	for (int i = 0; i < (int)(OS_MAX_TASKS) && !t; i++)
-		if (tcb_pool[i].OSTCBMagic != OS_PARTITA_TCB_MAGIC && !tcb_pool[i].OSTCBTid)
-			t = &tcb_pool[i];
+	if (!pool_ready) {
+		for (int i = (int)(OS_MAX_TASKS) - 1; i >= 0; i--) {
+			tcb_pool[i].OSTCBNextFree = tcb_free;
+			tcb_free = &tcb_pool[i];
+		}
+		pool_ready = 1;
+	}
+	OS_TCB *t = tcb_free;
 	if (!t) {
 		os_exit(me);
 		return OS_ERR_TASK_NO_MORE_TCB;
 	}
+	OS_TCB *next = t->OSTCBNextFree;
 	*t = (OS_TCB){0};
 	t->OSTCBTask = task;
 	t->OSTCBArg = p_arg;
 	t->OSTCBPrio = prio;
+	t->OSTCBOwnPrio = prio;
 	t->OSTCBId = id;
 	t->OSTCBStkSize = stk_size;
 	t->OSTCBExtPtr = pext;
@@ -80,9 +88,11 @@ static INT8U create(void (*task)(void *), void *p_arg, INT8U prio, INT16U id, IN
 	 * starts when the creator leaves the lock, at once (µC/OS-II's OS_Sched in create) */
 	int tid = pt_thread_create(&a);
 	if (tid < 0) {
+		t->OSTCBNextFree = next;
 		os_exit(me);
 		return OS_ERR_TASK_NO_MORE_TCB;
 	}
+	tcb_free = next;
 	t->OSTCBTid = tid;
 	t->OSTCBMagic = OS_PARTITA_TCB_MAGIC;
 	OSTCBPrioTbl[prio] = t;
@@ -135,24 +145,25 @@ INT8U OSTaskDel(INT8U prio)
 	}
 	os_unwait(t);
 	t->OSTCBWaiting = 0;
-	for (unsigned p = 0; p <= OS_LOWEST_PRIO; p++)
-		if (OSTCBPrioTbl[p] == t) /* its own priority, and a PIP it runs at */
-			OSTCBPrioTbl[p] = 0;
+	OSTCBPrioTbl[t->OSTCBOwnPrio] = 0;
+	if (t->OSTCBPrio != t->OSTCBOwnPrio) /* it ran at a mutex's PIP: the PIP stays reserved */
+		OSTCBPrioTbl[t->OSTCBPrio] = RESERVED;
 	t->OSTCBMagic = 0;
 	os_unregister(t);
-	int sem = t->OSTCBSem;
+	int sem = t->OSTCBSem, tid = t->OSTCBTid;
+	t->OSTCBTid = 0;
+	t->OSTCBNextFree = tcb_free; /* the record is free for the next create */
+	tcb_free = t;
 	if (t == me) {
 		/* a task deleting itself with the scheduler locked leaves it locked for nobody */
 		OSLockNesting = 0;
 		if (sem >= 0)
 			pt_sem_delete(sem);
-		t->OSTCBTid = 0;  /* the record is free for the next create */
 		pt_thread_delete(0); /* does not return */
 	}
-	pt_thread_delete(t->OSTCBTid);
+	pt_thread_delete(tid);
 	if (sem >= 0)
 		pt_sem_delete(sem);
-	t->OSTCBTid = 0;
 	os_exit(me);
 	return OS_ERR_NONE;
 }
@@ -270,8 +281,9 @@ INT8U OSTaskChangePrio(INT8U oldprio, INT8U newprio)
 		os_exit(me);
 		return OS_ERR_TASK_NOT_EXIST;
 	}
-	OSTCBPrioTbl[t->OSTCBPrio] = 0;
+	OSTCBPrioTbl[t->OSTCBOwnPrio] = 0;
 	OSTCBPrioTbl[newprio] = t;
+	t->OSTCBOwnPrio = newprio;
 	move_prio(t, newprio, me);
 	os_exit(me); /* a task of higher priority than the caller now runs */
 	return OS_ERR_NONE;
