@@ -88,11 +88,23 @@ void os_apply_prio(OS_TCB *t, OS_TCB *me)
 
 void os_enter(OS_TCB *me)
 {
+	if (me->OSTCBLockNest++ == 0)
+		pt_mutex_lock(os_world.mx, PT_WAIT_FOREVER);
+}
+
+void os_exit(OS_TCB *me)
+{
+	if (--me->OSTCBLockNest == 0)
+		pt_mutex_unlock(os_world.mx);
+}
+
+void os_crit_enter(OS_TCB *me)
+{
 	if (me->OSTCBCritNest++ == 0)
 		pt_thread_set_priority(0, os_world.ceiling);
 }
 
-void os_exit(OS_TCB *me)
+void os_crit_exit(OS_TCB *me)
 {
 	if (me->OSTCBCritNest == 0)
 		os_fatal("OS_EXIT_CRITICAL without OS_ENTER_CRITICAL");
@@ -103,14 +115,14 @@ void os_exit(OS_TCB *me)
 OS_CPU_SR OSPartitaCritEnter(void)
 {
 	OS_TCB *me = os_me();
-	os_enter(me);
+	os_crit_enter(me);
 	return me->OSTCBCritNest;
 }
 
 void OSPartitaCritExit(OS_CPU_SR sr)
 {
 	(void)sr;
-	os_exit(os_me());
+	os_crit_exit(os_me());
 }
 
 void OSPartitaYield(void)
@@ -172,6 +184,9 @@ void OSInit(void)
 	OSIntNesting = 0;
 	OSLockNesting = 0;
 	OSRunning = OS_FALSE;
+	os_world.mx = pt_mutex_create();
+	if (os_world.mx < 0)
+		os_fatal("no native mutex for the layer's lock (quota or PT_MAX_MUTEXES)");
 	/* the idle task: main() calls the API as it until OSStart, at the ceiling (no task runs
 	 * before OSStart, whatever its priority) */
 	OS_TCB *t = &os_idle_tcb;
@@ -229,7 +244,7 @@ void OSIntEnter(void)
 		return;
 	OS_TCB *me = os_me();
 	if (OSIntNesting < 255u) {
-		os_enter(me);
+		os_crit_enter(me);
 		OSIntNesting++;
 	}
 }
@@ -241,7 +256,7 @@ void OSIntExit(void)
 	OS_TCB *me = os_me();
 	if (OSIntNesting > 0u) {
 		OSIntNesting--;
-		os_exit(me);
+		os_crit_exit(me);
 	}
 }
 
@@ -251,7 +266,7 @@ void OSSchedLock(void)
 		return;
 	OS_TCB *me = os_me();
 	if (OSLockNesting < 255u) {
-		os_enter(me);
+		os_crit_enter(me);
 		OSLockNesting++;
 	}
 }
@@ -263,7 +278,7 @@ void OSSchedUnlock(void)
 	OS_TCB *me = os_me();
 	if (OSLockNesting > 0u) {
 		OSLockNesting--;
-		os_exit(me);
+		os_crit_exit(me);
 	}
 }
 
@@ -311,6 +326,11 @@ void os_block(OS_TCB *me, INT32U timeout)
 		ns = until_cycles > now ? (until_cycles - now) << pt_time_shift() : PT_NO_WAIT;
 	}
 	int r = pt_sem_take(me->OSTCBSem, ns);
+	if (r == PT_OK && !me->OSTCBWaiting) {
+		/* readied by a post, which wrote the result into the record: no lock needed */
+		me->OSTCBDlyUntil = 0;
+		return;
+	}
 	os_enter(me);
 	if (me->OSTCBWaiting) { /* no post ended the wait: it timed out */
 		me->OSTCBWaiting = 0;
@@ -323,6 +343,7 @@ void os_block(OS_TCB *me, INT32U timeout)
 	}
 	me->OSTCBStat &= (INT8U)~OS_STAT_PEND_ANY;
 	me->OSTCBDlyUntil = 0;
+	os_exit(me);
 }
 
 void os_ready(OS_TCB *t, void *msg, INT8U pend_status)

@@ -106,10 +106,12 @@ OS_FLAGS OSFlagPend(OS_FLAG_GRP *pgrp, OS_FLAGS flags, INT8U wait_type, INT32U t
 	rdy = 0;
 	if (*perr == OS_ERR_NONE) {
 		rdy = me->OSTCBFlagsRdy;
-		if (use)
+		if (use) {
+			os_enter(me);
 			consume(pgrp, rdy, wait_type);
+			os_exit(me);
+		}
 	}
-	os_exit(me);
 	return rdy;
 }
 

@@ -19,6 +19,7 @@ struct os_world {
 	uint64_t tick_cycles;  /* one tick in cycles */
 	uint32_t ceiling;      /* native level of the lock; task p runs at ceiling + 1 + p */
 	uint32_t time_offset;  /* OSTimeSet: OSTime = ticks since the epoch + offset (mod 2^32) */
+	int32_t mx;            /* the layer's lock: a native mutex (priority inheritance) */
 	uint8_t ready;         /* OSInit ran */
 };
 extern struct os_world os_world;
@@ -37,10 +38,16 @@ void os_register(OS_TCB *t);
 void os_unregister(OS_TCB *t);
 _Noreturn void os_fatal(const char *what);
 
-/* The layer's lock: the caller runs at the world's ceiling, so no other task of the world
- * runs until the outermost os_exit (which applies the task's own priority again). */
+/* The layer's lock around every change of the world's state: a native mutex (nesting counted
+ * in the record), so a task that wakes or is raised above the holder may preempt it and
+ * waits only if it calls the layer too (the holder then inherits its priority). */
 void os_enter(OS_TCB *me);
 void os_exit(OS_TCB *me);
+/* The world's ceiling: the caller runs at it, so no other task of the world runs until the
+ * outermost os_crit_exit (critical sections, the scheduler lock, ISR context, and the steps
+ * no other task may come between: creation, self-suspension, self-deletion). */
+void os_crit_enter(OS_TCB *me);
+void os_crit_exit(OS_TCB *me);
 /* Apply t's priority (or the ceiling while it holds the lock) to its thread. */
 void os_apply_prio(OS_TCB *t, OS_TCB *me);
 
@@ -69,8 +76,9 @@ static inline int os_bit_first(const uint64_t *tbl)
 }
 
 /* Block the caller (holding the lock once) until a post readies it or `timeout` ticks pass
- * (0: forever); it holds the lock again on return, with OSTCBStatPend telling which. The
- * caller has put it in the object's wait bitmap and set OSTCBStat. */
+ * (0: forever); it no longer holds the lock on return (a post wrote everything the caller
+ * reads into its record before waking it), OSTCBStatPend telling which. The caller has put it
+ * in the object's wait bitmap and set OSTCBStat. */
 void os_block(OS_TCB *me, INT32U timeout);
 /* Ready a waiting task t (with the lock held): out of its object's wait bitmap, its message
  * and pend status set, its semaphore given. */

@@ -81,7 +81,6 @@ void OSMutexPend(OS_EVENT *pevent, INT32U timeout, INT8U *perr)
 	os_event_wait(pevent, me);
 	os_block(me, timeout); /* a post makes this task the owner before readying it */
 	*perr = os_pend_result(me);
-	os_exit(me);
 }
 
 INT8U OSMutexPost(OS_EVENT *pevent)

@@ -64,7 +64,6 @@ void *OSQPend(OS_EVENT *pevent, INT32U timeout, INT8U *perr)
 	*perr = os_pend_result(me);
 	void *m = *perr == OS_ERR_NONE ? me->OSTCBMsg : 0;
 	me->OSTCBMsg = 0;
-	os_exit(me);
 	return m;
 }
 

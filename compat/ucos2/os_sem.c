@@ -39,7 +39,6 @@ void OSSemPend(OS_EVENT *pevent, INT32U timeout, INT8U *perr)
 	os_event_wait(pevent, me);
 	os_block(me, timeout);
 	*perr = os_pend_result(me);
-	os_exit(me);
 }
 
 INT8U OSSemPost(OS_EVENT *pevent)
@@ -163,7 +162,6 @@ void *OSMboxPend(OS_EVENT *pevent, INT32U timeout, INT8U *perr)
 	*perr = os_pend_result(me);
 	m = *perr == OS_ERR_NONE ? me->OSTCBMsg : 0;
 	me->OSTCBMsg = 0;
-	os_exit(me);
 	return m;
 }
 

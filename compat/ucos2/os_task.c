@@ -35,6 +35,9 @@ static unsigned stack_bytes(uint64_t b)
 										   : (unsigned)b;
 }
 
+static INT8U create_locked(OS_TCB *me, void (*task)(void *), void *p_arg, INT8U prio, INT16U id,
+			   INT32U stk_size, void *pext, INT16U opt, uint64_t stack);
+
 static INT8U create(void (*task)(void *), void *p_arg, INT8U prio, INT16U id, INT32U stk_size,
 		    void *pext, INT16U opt, uint64_t stack)
 {
@@ -43,6 +46,17 @@ static INT8U create(void (*task)(void *), void *p_arg, INT8U prio, INT16U id, IN
 	if (OSIntNesting > 0u)
 		return OS_ERR_TASK_CREATE_ISR;
 	OS_TCB *me = os_me();
+	/* at the ceiling: the new task, whatever its priority, starts only when the record is
+	 * complete and the lock free (at once when it is more urgent: µC/OS-II's OS_Sched) */
+	os_crit_enter(me);
+	INT8U r = create_locked(me, task, p_arg, prio, id, stk_size, pext, opt, stack);
+	os_crit_exit(me);
+	return r;
+}
+
+static INT8U create_locked(OS_TCB *me, void (*task)(void *), void *p_arg, INT8U prio, INT16U id,
+			   INT32U stk_size, void *pext, INT16U opt, uint64_t stack)
+{
 	os_enter(me);
 	if (OSTCBPrioTbl[prio]) {
 		os_exit(me);
@@ -84,8 +98,6 @@ static INT8U create(void (*task)(void *), void *p_arg, INT8U prio, INT16U id, IN
 		.name = name, .entry = trampoline, .arg = t, .priority = (uint16_t)os_native_prio(prio),
 		.cpu = -1, .sched = -1, .kind = PT_KIND_APERIODIC, .stack_bytes = stack_bytes(stack),
 	};
-	/* created at its level while the creator holds the ceiling: a higher-priority task
-	 * starts when the creator leaves the lock, at once (µC/OS-II's OS_Sched in create) */
 	int tid = pt_thread_create(&a);
 	if (tid < 0) {
 		t->OSTCBNextFree = next;
@@ -159,6 +171,9 @@ INT8U OSTaskDel(INT8U prio)
 		OSLockNesting = 0;
 		if (sem >= 0)
 			pt_sem_delete(sem);
+		os_crit_enter(me); /* nothing of the world runs between the release and the end */
+		me->OSTCBLockNest = 1;
+		os_exit(me);
 		pt_thread_delete(0); /* does not return */
 	}
 	pt_thread_delete(tid);
@@ -208,10 +223,17 @@ INT8U OSTaskSuspend(INT8U prio)
 		return OS_ERR_TASK_NOT_EXIST;
 	}
 	t->OSTCBStat |= OS_STAT_SUSPEND;
-	/* the caller suspends itself holding the ceiling, so no resume can come before the
-	 * suspension (it runs at the ceiling again when resumed, and leaves it below) */
-	pt_thread_suspend(t == me ? 0 : t->OSTCBTid);
+	if (t != me) {
+		pt_thread_suspend(t->OSTCBTid);
+		os_exit(me);
+		return OS_ERR_NONE;
+	}
+	/* the caller suspends itself at the ceiling, so no resume can come between the lock's
+	 * release and the suspension (it runs at the ceiling again when resumed, then leaves it) */
+	os_crit_enter(me);
 	os_exit(me);
+	pt_thread_suspend(0);
+	os_crit_exit(me);
 	return OS_ERR_NONE;
 }
 
@@ -371,7 +393,6 @@ void OSTimeDly(INT32U ticks)
 	os_enter(me);
 	os_block(me, ticks); /* ends at its timeout, or early by OSTimeDlyResume */
 	me->OSTCBStatPend = OS_STAT_PEND_OK;
-	os_exit(me);
 }
 
 INT8U OSTimeDlyHMSM(INT8U hours, INT8U minutes, INT8U seconds, INT16U ms)

@@ -295,6 +295,7 @@ typedef struct os_tcb {
 	INT32S OSTCBTid;           /* its thread */
 	INT32S OSTCBSem;           /* native semaphore it blocks on (created at its first wait) */
 	INT32U OSTCBCritNest;      /* critical sections / scheduler lock / ISR held (at the ceiling) */
+	INT32U OSTCBLockNest;      /* the layer's lock (the world's native mutex) held */
 	INT8U OSTCBWaiting;        /* blocked in a pend or delay that no post has ended yet */
 	INT8U OSTCBOwnPrio;        /* the priority it owns in OSTCBPrioTbl (OSTCBPrio but at a PIP) */
 	struct os_tcb *OSTCBNextFree; /* the layer's free list of records */
