@@ -101,3 +101,12 @@ int main(void)
 	OSStart();
 	return 0;
 }
+
+/* A native thread of the same image that is no task of the world (ucos2.yaml's `intruder`):
+ * its call is refused with a console line naming it, and it stops there. */
+void uc_intruder_entry(void *arg)
+{
+	(void)arg;
+	OSTimeDly(1);
+	pt_console_write("uc: intruder went on\n", 21);
+}
