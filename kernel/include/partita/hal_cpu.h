@@ -88,6 +88,8 @@ bool hal_as_check(hal_as_t as, uintptr_t va, size_t n, bool write);
 void hal_ram_range(uintptr_t *lo, uintptr_t *hi);
 
 /* ---- trap decoding: arch calls these core entry points ---- */
+/* every interrupt, first, before it is decoded (a preemption point, <partita/subsys.h>) */
+void pt_irq_entry(void);
 void pt_irq_timer(void);
 void pt_ipi_handler(void);
 /* System call: nr and six arguments; returns the value for a0. */
