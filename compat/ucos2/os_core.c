@@ -88,8 +88,21 @@ void os_apply_prio(OS_TCB *t, OS_TCB *me)
 
 void os_enter(OS_TCB *me)
 {
-	if (me->OSTCBLockNest++ == 0)
+	if (me->OSTCBLockNest++ != 0)
+		return;
+	me->OSTCBAtLock = 1;
+	pt_mutex_lock(os_world.mx, PT_WAIT_FOREVER);
+	/* OSTaskSuspend found this task waiting for the lock: a native suspension would have
+	 * taken effect with the lock held and stopped the world; it happens here instead */
+	while (me->OSTCBSuspendAtLock) {
+		me->OSTCBSuspendAtLock = 0;
+		os_crit_enter(me);
+		pt_mutex_unlock(os_world.mx);
+		pt_thread_suspend(0);
+		os_crit_exit(me);
 		pt_mutex_lock(os_world.mx, PT_WAIT_FOREVER);
+	}
+	me->OSTCBAtLock = 0;
 }
 
 void os_exit(OS_TCB *me)

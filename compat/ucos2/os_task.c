@@ -222,12 +222,21 @@ INT8U OSTaskSuspend(INT8U prio)
 		os_exit(me);
 		return OS_ERR_TASK_NOT_EXIST;
 	}
-	t->OSTCBStat |= OS_STAT_SUSPEND;
 	if (t != me) {
-		pt_thread_suspend(t->OSTCBTid);
+		if (!(t->OSTCBStat & OS_STAT_SUSPEND)) {
+			/* a task taking the layer's lock (it preempted this caller inside the lock
+			 * and called the layer) would be suspended holding it, stopping the world:
+			 * it suspends itself once it has the lock, after releasing it */
+			if (t->OSTCBAtLock)
+				t->OSTCBSuspendAtLock = 1;
+			else
+				pt_thread_suspend(t->OSTCBTid);
+		}
+		t->OSTCBStat |= OS_STAT_SUSPEND;
 		os_exit(me);
 		return OS_ERR_NONE;
 	}
+	t->OSTCBStat |= OS_STAT_SUSPEND;
 	/* the caller suspends itself at the ceiling, so no resume can come between the lock's
 	 * release and the suspension (it runs at the ceiling again when resumed, then leaves it) */
 	os_crit_enter(me);
@@ -255,7 +264,10 @@ INT8U OSTaskResume(INT8U prio)
 		t->OSTCBStat &= (INT8U)~OS_STAT_SUSPEND;
 		/* a task still delayed or pending stays blocked: the native suspension of a
 		 * blocked thread only takes effect when its wait ends, and resume cancels it */
-		pt_thread_resume(t->OSTCBTid);
+		if (t->OSTCBSuspendAtLock)
+			t->OSTCBSuspendAtLock = 0; /* never suspended: it still waits for the lock */
+		else
+			pt_thread_resume(t->OSTCBTid);
 	}
 	os_exit(me);
 	return r;

@@ -297,6 +297,9 @@ typedef struct os_tcb {
 	INT32U OSTCBCritNest;      /* critical sections / scheduler lock / ISR held (at the ceiling) */
 	INT32U OSTCBLockNest;      /* the layer's lock (the world's native mutex) held */
 	INT8U OSTCBWaiting;        /* blocked in a pend or delay that no post has ended yet */
+	INT8U OSTCBAtLock;         /* taking the layer's lock (from before the call until it has it) */
+	INT8U OSTCBSuspendAtLock;  /* suspended while taking the layer's lock: suspends itself
+				    * once it has the lock, after releasing it */
 	INT8U OSTCBOwnPrio;        /* the priority it owns in OSTCBPrioTbl (OSTCBPrio but at a PIP) */
 	struct os_tcb *OSTCBNextFree; /* the layer's free list of records */
 	uint64_t OSTCBDlyUntil;    /* tick its delay or timeout ends at (0: none) */

@@ -66,6 +66,7 @@ static void start_task(void *p_arg)
 	uc_test_flag();
 	uc_test_mem();
 	uc_test_isr();
+	uc_test_race();
 	char b[80];
 	int k = 0;
 	say(b, &k, "uc: done pass=");

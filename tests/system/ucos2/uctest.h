@@ -28,5 +28,6 @@ void uc_test_mutex(void);
 void uc_test_flag(void);
 void uc_test_mem(void);
 void uc_test_isr(void);
+void uc_test_race(void);
 
 #endif
