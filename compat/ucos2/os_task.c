@@ -224,13 +224,16 @@ INT8U OSTaskSuspend(INT8U prio)
 	}
 	if (t != me) {
 		if (!(t->OSTCBStat & OS_STAT_SUSPEND)) {
+			pt_thread_suspend(t->OSTCBTid);
 			/* a task taking the layer's lock (it preempted this caller inside the lock
-			 * and called the layer) would be suspended holding it, stopping the world:
-			 * it suspends itself once it has the lock, after releasing it */
-			if (t->OSTCBAtLock)
+			 * and called the layer; checked after the suspension, which it can no
+			 * longer race) would be suspended holding it, stopping the world: the
+			 * suspension is withdrawn and the task suspends itself once it has the
+			 * lock, after releasing it */
+			if (t->OSTCBAtLock) {
+				pt_thread_resume(t->OSTCBTid);
 				t->OSTCBSuspendAtLock = 1;
-			else
-				pt_thread_suspend(t->OSTCBTid);
+			}
 		}
 		t->OSTCBStat |= OS_STAT_SUSPEND;
 		os_exit(me);
