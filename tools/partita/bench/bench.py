@@ -470,7 +470,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--kernel-only", action="store_true", help="only the guest benchmarks")
     g.add_argument("--analysis-only", action="store_true", help="only the analysis speed")
-    p.add_argument("--config", action="append", choices=(*CONFIGS, HEAP_CONFIG),
+    p.add_argument("--config", action="append", choices=(*CONFIGS, HEAP_CONFIG, "ucos2"),
                    help="run only this benchmark configuration (repeatable; the doc's tables "
                         "are then left alone)")
     p.add_argument("--no-profile", action="store_true",
@@ -559,7 +559,7 @@ def run(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     kernel_md = analysis_md = heap_md = None
     if not args.analysis_only:
-        chosen = [c for c in (args.config or CONFIGS) if c != HEAP_CONFIG]
+        chosen = [c for c in (args.config or CONFIGS) if c not in (HEAP_CONFIG, "ucos2")]
         try:
             results, runs = run_kernel(out, chosen)
             if not args.config or HEAP_CONFIG in args.config:
@@ -576,6 +576,17 @@ def run(args: argparse.Namespace) -> int:
             return 1
         if chosen:
             write_json(results, out / "kernel.json")
+        if not args.config or "ucos2" in args.config:  # Table I of the µC/OS-II layer
+            from partita.bench import ucos2
+
+            native = {(r.op, r.dispatch): r.cycles for r in results
+                      if r.variant == "kernel" and r.threads == 1 and r.trace}
+            try:
+                print(ucos2.run(out, native)[1])
+            except ucos2.UcosBenchError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 1
+            print(f"wrote {out / 'ucos2.json'}, {out / 'ucos2.md'}")
         bd = None
         if not args.no_profile and "bench-kernel" in chosen:
             bd = breakdown(out)
