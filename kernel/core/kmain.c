@@ -66,7 +66,10 @@ static void threads_init(void)
 					       &pt_scheds[tc->sched], tc->name, true);
 		if (tid < 0)
 			pt_panic("thread %s: create failed (%d)", tc->name, tid);
+		if (tc->irq)
+			pt_irq_bind(tc, pt_thread_get(tid));
 	}
+	pt_irq_boot();
 }
 
 static void cpu_start(struct pt_cpu *c)
