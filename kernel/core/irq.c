@@ -239,3 +239,13 @@ uint64_t pt_console_irq_cycles(void)
 {
 	return hal_uart_irq_cycles();
 }
+
+void pt_rtc_alarm_in_ns(uint64_t ns)
+{
+	hal_rtc_alarm_in(ns);
+}
+
+void pt_rtc_ack(void)
+{
+	hal_rtc_ack();
+}

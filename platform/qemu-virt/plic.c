@@ -24,6 +24,8 @@ uint32_t hal_irq_resolve(uint32_t cfg_source)
 {
 	if (cfg_source == HAL_IRQ_SRC_UART0)
 		return VIRT_UART0_IRQ;
+	if (cfg_source == HAL_IRQ_SRC_RTC0)
+		return VIRT_RTC_IRQ;
 	if (cfg_source == HAL_IRQ_SRC_NET0) {
 		int slot = plat_virtio_net_slot();
 		return slot < 0 ? 0 : VIRT_VIRTIO_IRQ + (uint32_t)slot;

@@ -15,6 +15,7 @@
 #define VIRT_TEST_BASE   VIRT_UL(0x00100000) /* sifive_test: 0x5555 pass, 0x3333|code<<16 fail */
 #define VIRT_CLINT_BASE  VIRT_UL(0x02000000)
 #define VIRT_PLIC_BASE   VIRT_UL(0x0c000000)
+#define VIRT_RTC_BASE    VIRT_UL(0x00101000) /* goldfish RTC */
 #define VIRT_UART0_BASE  VIRT_UL(0x10000000) /* NS16550A */
 #define VIRT_RAM_BASE    VIRT_UL(0x80000000)
 #define VIRT_TIMEBASE_HZ VIRT_UL(10000000)   /* mtime / rdtime frequency */
@@ -43,6 +44,7 @@
 #define VIRT_PLIC_LEVELS 7u      /* VIRT_IRQCHIP_NUM_PRIO_BITS = 3 */
 #define VIRT_PLIC_SOURCES 96u    /* VIRT_IRQCHIP_NUM_SOURCES: 0 (none) .. 95 */
 #define VIRT_UART0_IRQ 10u
+#define VIRT_RTC_IRQ 11u
 #define VIRT_VIRTIO_IRQ 1u       /* virtio-mmio slot i raises source VIRT_VIRTIO_IRQ + i */
 
 #define VIRT_TEST_PASS 0x5555u

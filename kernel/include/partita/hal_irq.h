@@ -20,6 +20,7 @@
 #define HAL_IRQ_MAX_SOURCE 95u
 #define HAL_IRQ_SRC_UART0 0x100u /* the console UART */
 #define HAL_IRQ_SRC_NET0 0x101u  /* the network device of <partita/hal_net.h> */
+#define HAL_IRQ_SRC_RTC0 0x102u  /* the real-time clock's alarm */
 
 /* The source number of a configured source (a number, or HAL_IRQ_SRC_*); 0 = no such device. */
 uint32_t hal_irq_resolve(uint32_t cfg_source);
@@ -43,5 +44,11 @@ uint32_t hal_uart_irq_enabled(void); /* the HAL_UART_IRQ_* bits that are on */
  * raised can be taken (the caller's interrupts are unmasked right after). */
 uint64_t hal_uart_irq_cycles(void);
 int hal_uart_getc(void); /* a received byte, or -1 when none waits */
+
+/* The real-time clock's alarm: one interrupt `ns` from now (virtual time: partita run starts
+ * QEMU with -rtc clock=vm), and its acknowledgement. A device-timed interrupt source, which the
+ * interrupt tests use as a flood that no hart has to generate. */
+void hal_rtc_alarm_in(uint64_t ns);
+void hal_rtc_ack(void);
 
 #endif

@@ -34,4 +34,9 @@ void pt_console_irq(uint32_t mask, bool on);
  * raised can be taken (the benchmark's "interrupt" instant). */
 uint64_t pt_console_irq_cycles(void);
 
+/* The real-time clock's alarm (kernel threads only): one interrupt `ns` of virtual time from
+ * now, and its acknowledgement (the handler of `irq: rtc0` calls it before re-arming). */
+void pt_rtc_alarm_in_ns(uint64_t ns);
+void pt_rtc_ack(void);
+
 #endif

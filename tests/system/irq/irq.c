@@ -1,12 +1,13 @@
 /*
  * Interrupt handler threads in the unified priority space (test_irq.py, docs/interrupts.md).
  *
- * The device interrupt is the console UART's "transmitter empty": raised for as long as it is
+ * The device interrupt is mostly the console UART's "transmitter empty": raised for as long as it is
  * enabled (pt_console_irq), so a thread raises it at an exact instant under icount, and its
  * handler turns it off again. Three programs:
- * - flood: irq_flood_gen on hart 1 raises it every period; its handler irq_flood_handler sits
- *   on hart 0 BELOW the periodic irq_flood_high. irq_flood_high counts the external-interrupt
- *   traps hart 0 takes during its jobs; its response times come from the trace.
+ * - flood: the device is the RTC's alarm instead, re-armed by its handler irq_flood_handler
+ *   every few microseconds of virtual time; the handler sits BELOW the periodic irq_flood_high,
+ *   which counts the external-interrupt traps its hart takes during its jobs; its response
+ *   times come from the trace.
  * - latency: irq_lat_low (low priority) raises it on its own hart; the high-priority handler
  *   irq_lat_handler records the cycles from the instant the interrupt could be taken to the
  *   kernel ISR's first instruction and to the handler thread's first instruction.
@@ -20,42 +21,41 @@
 
 /* ---- flood ---- */
 static volatile uint64_t flood_jobs, flood_traps_in_jobs, flood_handled;
+#define FLOOD_JOBS 10
+static uint64_t flood_span[FLOOD_JOBS]; /* cycles from a job's first to its last instruction */
 
-/* hart 1, periodic: raise the device interrupt (arg 0: never, the baseline) */
-void irq_flood_gen(void *arg)
-{
-	for (;;) {
-		if (arg)
-			pt_console_irq(PT_CONSOLE_IRQ_TX, true);
-		pt_wait_next_period();
-	}
-}
-
-/* hart 0, below irq_flood_high: acknowledge and count */
+/* Below irq_flood_high: the handler of the RTC alarm, which it re-arms `arg` ns after each
+ * interrupt (arg 0: never armed, the quiet baseline). */
 void irq_flood_handler(void *arg)
 {
-	(void)arg;
+	uint64_t ns = (uint64_t)(uintptr_t)arg;
+	if (ns)
+		pt_rtc_alarm_in_ns(ns);
 	for (;;) {
 		pt_irq_wait();
-		pt_console_irq(PT_CONSOLE_IRQ_TX, false);
+		pt_rtc_ack();
 		flood_handled++;
+		pt_rtc_alarm_in_ns(ns);
 	}
 }
 
-/* hart 0, high priority, periodic: `arg` loop iterations per job */
+/* high priority, periodic: `arg` loop iterations per job */
 void irq_flood_high(void *arg)
 {
 	for (;;) {
+		uint64_t t0 = pt_time_cycles();
 		uint64_t traps = pt_irq_traps(0);
 		for (volatile uintptr_t i = 0; i < (uintptr_t)arg; i++)
 			;
 		flood_traps_in_jobs += pt_irq_traps(0) - traps;
+		if (flood_jobs < FLOOD_JOBS)
+			flood_span[flood_jobs] = pt_time_cycles() - t0;
 		flood_jobs++;
 		pt_wait_next_period();
 	}
 }
 
-/* hart 0, lowest priority: always ready (so every release preempts a thread, never idle);
+/* lowest priority: always ready (so every release preempts a thread, never idle);
  * reports once `arg` jobs of irq_flood_high are done (right after one, far from the next) */
 void irq_flood_bg(void *arg)
 {
@@ -66,6 +66,8 @@ void irq_flood_bg(void *arg)
 			pt_printf("irq-flood: jobs %lu traps_in_jobs %lu handled %lu\n",
 				  (unsigned long)flood_jobs, (unsigned long)flood_traps_in_jobs,
 				  (unsigned long)flood_handled);
+			for (uint32_t i = 0; i < FLOOD_JOBS; i++)
+				pt_printf("irq-flood-span: %lu\n", (unsigned long)flood_span[i]);
 		}
 	}
 }

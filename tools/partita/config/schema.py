@@ -71,7 +71,7 @@ class IrqContext(StrEnum):
     full = "full"            # every trap saves the interrupted thread's full frame
 
 
-IRQ_DEVICES = {"uart0": 0x100, "net0": 0x101}  # HAL_IRQ_SRC_* of <partita/hal_irq.h>
+IRQ_DEVICES = {"uart0": 0x100, "net0": 0x101, "rtc0": 0x102}  # HAL_IRQ_SRC_* of <partita/hal_irq.h>
 IRQ_MAX_SOURCE = 95                            # HAL_IRQ_MAX_SOURCE
 
 
@@ -254,7 +254,7 @@ class ThreadCfg(Strict):
     enforce_budget: bool = False
     stack_bytes: int = Field(default=8192, ge=limits.PT_MIN_STACK_BYTES)
     irq: str | int | None = Field(default=None, description=(
-        "the device interrupt this thread handles (docs/interrupts.md): uart0, net0 or a PLIC "
+        "the device interrupt this thread handles (docs/interrupts.md): uart0, net0, rtc0 or a PLIC "
         "source number 1..95; an aperiodic thread pinned to a cpu of an FP scheduler that "
         "loops on pt_irq_wait()"))
 
@@ -359,6 +359,11 @@ class SystemCfg(Strict):
     apps: list[str] = Field(default_factory=list, description=(
         "application directories linked into the image besides those defining an entry: a "
         "name under apps/ or a path relative to this file (see partita.config.apps)"))
+
+    @field_validator("irq_threshold", mode="before")
+    @classmethod
+    def _yaml_off(cls, v: Any) -> Any:
+        return "off" if v is False else v  # YAML 1.1 reads a bare `off` as false
 
     @field_validator("kernel_heap_bytes")
     @classmethod
