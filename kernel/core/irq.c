@@ -49,6 +49,19 @@ static PT_KDATA struct pt_irq_line *line_of_slot[PT_MAX_THREADS];
 static PT_KDATA struct pt_irq_cpu irq_cpus[PT_MAX_CPUS];
 static PT_KDATA uint8_t irq_stacks[PT_MAX_CPUS][IRQ_STACK_BYTES] __attribute__((aligned(16)));
 
+/* Boot, hart 0, before the first pt_irq_bind: no source bound, every threshold open. */
+void pt_irq_init(void)
+{
+	for (uint32_t i = 0; i <= HAL_IRQ_MAX_SOURCE; i++)
+		lines[i] = (struct pt_irq_line){ 0 };
+	for (uint32_t i = 0; i < PT_MAX_THREADS; i++)
+		line_of_slot[i] = 0;
+	for (uint32_t c = 0; c < PT_MAX_CPUS; c++) {
+		irq_cpus[c].nlevels = irq_cpus[c].current = 0;
+		irq_cpus[c].traps = irq_cpus[c].spurious = 0;
+	}
+}
+
 /* Boot, hart 0, after the configured threads exist: bind thread t as handler of its source. */
 void pt_irq_bind(const struct pt_thread_cfg *tc, struct pt_thread *t)
 {

@@ -283,6 +283,7 @@ enum pt_exit_code {
 };
 
 /* irq.c (docs/interrupts.md) */
+void pt_irq_init(void);
 void pt_irq_bind(const struct pt_thread_cfg *tc, struct pt_thread *t);
 void pt_irq_boot(void);
 void pt_irq_follow(struct pt_cpu *c, const struct pt_thread *next);

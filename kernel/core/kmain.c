@@ -58,6 +58,7 @@ static void partitions_init(void)
 
 static void threads_init(void)
 {
+	pt_irq_init();
 	for (uint32_t i = 0; i < pt_config.nthreads; i++) {
 		const struct pt_thread_cfg *tc = &pt_config.threads[i];
 		if (tc->partition >= pt_config.npartitions || tc->sched >= pt_config.nscheds)

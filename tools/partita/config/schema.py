@@ -254,9 +254,9 @@ class ThreadCfg(Strict):
     enforce_budget: bool = False
     stack_bytes: int = Field(default=8192, ge=limits.PT_MIN_STACK_BYTES)
     irq: str | int | None = Field(default=None, description=(
-        "the device interrupt this thread handles (docs/interrupts.md): uart0, net0, rtc0 or a PLIC "
-        "source number 1..95; an aperiodic thread pinned to a cpu of an FP scheduler that "
-        "loops on pt_irq_wait()"))
+        "the device interrupt this thread handles (docs/interrupts.md): uart0, net0, rtc0 or "
+        "a PLIC source number 1..95; an aperiodic thread pinned to a cpu of an FP scheduler "
+        "that loops on pt_irq_wait()"))
 
     @field_validator("irq")
     @classmethod
