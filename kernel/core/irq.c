@@ -28,6 +28,7 @@ struct pt_irq_line {
 	struct pt_thread *handler;
 	uint32_t source;     /* PLIC source number */
 	uint16_t cpu, prio;  /* the handler's cpu and configured priority */
+	uint32_t tid;        /* the handler's id: a later thread in its slot is not the handler */
 	uint8_t level;       /* its PLIC level */
 	uint8_t claimed;     /* claimed and not yet completed */
 	uint8_t pending;     /* claimed and not yet taken by the handler's pt_irq_wait */
@@ -75,6 +76,7 @@ void pt_irq_bind(const struct pt_thread_cfg *tc, struct pt_thread *t)
 	if (tc->cpu < 0 || !t->sched->fp)
 		pt_panic("thread %s: a handler thread is pinned to a cpu of an FP instance", tc->name);
 	l->handler = t;
+	l->tid = t->tid;
 	l->source = src;
 	l->cpu = (uint16_t)tc->cpu;
 	l->prio = tc->priority;
@@ -153,12 +155,14 @@ static __attribute__((noinline)) void source_isr(struct pt_irq_line *l, uint32_t
 	l->claimed = l->pending = 1;
 	struct pt_thread *t = l->handler;
 	pt_trace_emit_masked(PT_EV_IRQ_CLAIM, t->tid, l->source, dedicated);
+	/* not waiting: it has not reached pt_irq_wait yet (that call returns at once), or it is
+	 * gone (deleted, stopped): the source then stays claimed, i.e. silenced */
 	if (!l->waiting)
-		return; /* it has not reached pt_irq_wait yet: that call returns at once */
+		return;
 	l->waiting = 0;
 	struct pt_sched *s = t->sched;
 	pt_sched_lock(s);
-	if (t->state == PT_TS_BLOCKED)
+	if (t->state == PT_TS_BLOCKED && t->tid == l->tid)
 		pt_ready_locked(t);
 	pt_sched_unlock(s);
 	pt_trace_emit_masked(PT_EV_IRQ_HANDLER_WAKE, t->tid, l->source, now);
@@ -202,7 +206,7 @@ int pt_k_irq_wait(void)
 	struct pt_cpu *c = pt_this_cpu();
 	struct pt_thread *me = c->current;
 	struct pt_irq_line *l = line_of_slot[me->slot];
-	if (!l || l->handler != me || l->cpu != c->id) {
+	if (!l || l->handler != me || l->tid != me->tid || l->cpu != c->id) {
 		hal_irq_restore(f);
 		return PT_EINVAL;
 	}
@@ -229,7 +233,7 @@ uint64_t pt_irq_isr_cycles(void)
 {
 	struct pt_thread *me = pt_current();
 	struct pt_irq_line *l = line_of_slot[me->slot];
-	return l && l->handler == me ? l->isr_cycles : 0;
+	return l && l->handler == me && l->tid == me->tid ? l->isr_cycles : 0;
 }
 
 uint64_t pt_irq_traps(uint32_t cpu)
