@@ -233,6 +233,7 @@ uint32_t pt_mem_colors(void);                                    /* configured (
 /* kernel data coloring (kdata.c) */
 uintptr_t pt_kdata_page(void); /* a zeroed page of the kernel data colors; 0 if none */
 void pt_kdata_init(void);      /* hart 0, paging on: map the kernel data window */
+void pt_kdata_trace_rings(void); /* hart 0, after pt_kdata_init: rings to the kernel colors */
 bool pt_kdata_tables_colored(void); /* page tables from pt_kdata_page, else the image's pool */
 
 /* colored heaps (heaps.c over kernel/mm/heap.c; <partita/heap.h>) */

@@ -57,6 +57,8 @@ struct hal_percpu *hal_percpu_get(void); /* inline with PT_HAL_INLINE (partita/h
  * .kdata section (arch/riscv64/kernel.ld), mapped at boot by the core (kernel/core/kdata.c) */
 #define HAL_KDATA_VA 0xD0000000ul
 #define HAL_KDATA_VA_END 0xE0000000ul
+/* the trace rings in kernel-color pages, at the top of the kernel data window */
+#define HAL_KTRACE_VA 0xDF000000ul
 #define HAL_USER_VA 0x100000000ul    /* per-partition user region (stacks, heap) */
 #define HAL_USER_VA_END 0x140000000ul
 
