@@ -147,6 +147,16 @@ void hal_timer_arm(uint64_t deadline_cycles)
 	*VIRT_CLINT_MTIMECMP_REG(cpu) = cmp;
 }
 
+/* End this hart's icount turn: arm its own comparator for the next tick of the timer. */
+static void end_turn(void)
+{
+	uint32_t me = hal_cpu_id();
+	uint64_t now_ns;
+	__asm__ volatile("rdcycle %0" : "=r"(now_ns));
+	arch_armed_cmp[me] = now_ns / 100 + 1;
+	*VIRT_CLINT_MTIMECMP_REG(me) = now_ns / 100 + 1;
+}
+
 void hal_ipi_send(uint32_t cpu)
 {
 	volatile uint32_t *msip = VIRT_CLINT_MSIP_REG(cpu);
@@ -160,11 +170,15 @@ void hal_ipi_send(uint32_t cpu)
 	 * for the next tick makes it the earliest virtual-timer deadline, which ends the turn at
 	 * once; the target runs next. The expiry is a horizon expiry, re-armed in arch_trap.
 	 */
-	uint32_t me = hal_cpu_id();
-	uint64_t now_ns;
-	__asm__ volatile("rdcycle %0" : "=r"(now_ns));
-	arch_armed_cmp[me] = now_ns / 100 + 1;
-	*VIRT_CLINT_MTIMECMP_REG(me) = now_ns / 100 + 1;
+	end_turn();
+}
+
+void hal_spin_pause(void)
+{
+	/* Same device as hal_ipi_send's: the comparator write becomes the machine's earliest
+	 * deadline and ends this hart's turn; the expiry (taken by M-mode even with S-mode
+	 * interrupts masked) is a horizon expiry that arch_trap re-arms once they are enabled. */
+	end_turn();
 }
 
 void hal_wait_for_interrupt(void)
@@ -174,14 +188,16 @@ void hal_wait_for_interrupt(void)
 }
 
 /* Ticket lock for the console: a line is written in one piece. */
+#define PT_SPIN_LOOKS_CONSOLE 64u
 static volatile uint32_t con_next, con_owner;
 
 void hal_console_write(const char *s, size_t n)
 {
 	unsigned long f = hal_irq_save();
 	uint32_t me = __atomic_fetch_add(&con_next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&con_owner, __ATOMIC_ACQUIRE) != me)
-		;
+	for (uint32_t n = 1; __atomic_load_n(&con_owner, __ATOMIC_ACQUIRE) != me; n++)
+		if (n % PT_SPIN_LOOKS_CONSOLE == 0)
+			end_turn(); /* as hal_spin_pause: the writer holding it may have lost its turn */
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\n')
 			plat_uart_putc('\r');

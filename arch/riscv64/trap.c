@@ -47,6 +47,7 @@ void arch_trap(struct hal_trap_frame *tf)
 	bool from_user = !(tf->sstatus & SSTATUS_SPP);
 
 	if (cause & CAUSE_IRQ) {
+		pt_irq_entry();
 		switch (cause & 0xff) {
 		case IRQ_S_TIMER:
 			pt_irq_timer();

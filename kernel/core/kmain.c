@@ -116,6 +116,7 @@ void pt_kmain(uint32_t cpu)
 			pt_panic("no page of the kernel data colors for the kernel page table");
 		hal_mmu_enable();
 		pt_kdata_init();
+		pt_kdata_trace_rings();
 		c = cpu_enter(cpu);
 		pt_job_counters_init();
 		pt_sched_init();

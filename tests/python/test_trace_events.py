@@ -68,7 +68,11 @@ def _asserts() -> str:
     check("offsetof(struct pt_trace_area, counters_magic)", fmt.AREA_BYTES)
     check("offsetof(struct pt_trace_area, counters)",
           fmt.AREA_BYTES + fmt.COUNTERS_HEADER.itemsize)
-    check("sizeof(struct pt_trace_area)", fmt.AREA_BYTES + fmt.COUNTERS_BYTES)
+    check("offsetof(struct pt_trace_area, rings_magic)", fmt.DIR_OFF)
+    check("offsetof(struct pt_trace_area, ring_pa)", fmt.DIR_OFF + fmt.DIR_HEADER.itemsize)
+    check("PT_TRACE_RING_PAGES", fmt.RING_PAGES)
+    check("PT_RINGS_MAGIC", fmt.RINGS_MAGIC)
+    check("sizeof(struct pt_trace_area)", fmt.DIR_OFF + fmt.DIR_BYTES)
     check("sizeof(struct pt_thread_counters)", fmt.COUNTER.itemsize)
     struct("pt_thread_counters", fmt.COUNTER)
     check("PT_TRACE_MAGIC", fmt.MAGIC)

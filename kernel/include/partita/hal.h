@@ -42,6 +42,12 @@ void hal_ipi_send(uint32_t cpu);
 /* Wait for an interrupt with interrupts enabled (idle loop). */
 void hal_wait_for_interrupt(void);
 
+/* A spin-lock waiter's pause between looks at the lock. Where the harts run in turns (QEMU
+ * icount runs them round-robin from one host thread), it ends the caller's turn: a waiter
+ * spinning with interrupts masked would otherwise keep it, and the holder would never run to
+ * release the lock (docs/kernel.md, "Spin locks under icount"). */
+void hal_spin_pause(void);
+
 /* Console output (UART). */
 void hal_console_write(const char *s, size_t n);
 

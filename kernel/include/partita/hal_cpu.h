@@ -72,6 +72,8 @@ struct hal_percpu *hal_percpu_get(void); /* inline with PT_HAL_INLINE (partita/h
  * .kdata section (arch/riscv64/kernel.ld), mapped at boot by the core (kernel/core/kdata.c) */
 #define HAL_KDATA_VA 0xD0000000ul
 #define HAL_KDATA_VA_END 0xE0000000ul
+/* the trace rings in kernel-color pages, at the top of the kernel data window */
+#define HAL_KTRACE_VA 0xDF000000ul
 #define HAL_USER_VA 0x100000000ul    /* per-partition user region (stacks, heap) */
 #define HAL_USER_VA_END 0x140000000ul
 
@@ -103,6 +105,8 @@ bool hal_as_check(hal_as_t as, uintptr_t va, size_t n, bool write);
 void hal_ram_range(uintptr_t *lo, uintptr_t *hi);
 
 /* ---- trap decoding: arch calls these core entry points ---- */
+/* every interrupt, first, before it is decoded (a preemption point, <partita/subsys.h>) */
+void pt_irq_entry(void);
 void pt_irq_timer(void);
 /* An external interrupt, full trap frame saved: claim and service one source. */
 void pt_irq_external(void);

@@ -10,6 +10,7 @@ from collections import Counter
 from partita import limits
 from partita.config.errors import Path, Problem, did_you_mean
 from partita.config.schema import ColorSpec, Policy, Role, SchedulerCfg, SystemCfg, ThreadCfg
+from partita.trace.format import RING_PAGES
 
 SYSTEM_PARTITION = "system"
 
@@ -314,13 +315,15 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
     # kernel data (docs/memory.md, Kernel data) draws from the kernel's colors when colored
     if cm.kernel and cfg.kernel_data == "colored":
         kernel_need += (KDATA_WINDOW_PAGES + limits.PT_PGTABLE_PAGES + idle
-                        + len(cm.kernel) * _pages(cfg.kernel_heap_bytes))
+                        + len(cm.kernel) * _pages(cfg.kernel_heap_bytes)
+                        + (cfg.ncpus * RING_PAGES if len(cm.kernel) < ncolors else 0))
         share = pool * len(cm.kernel) // ncolors
         if kernel_need > share:
             out.append(Problem(("kernel_colors",), (
                 f"kernel data needs about {kernel_need} pages (thread control blocks and "
                 f"per-cpu data, the {limits.PT_PGTABLE_PAGES} page-table pages carved at boot, "
-                f"kernel stacks, the system heap) but the "
+                f"kernel stacks, the system heap, {RING_PAGES} pages of trace ring per hart) "
+                "but the "
                 f"{len(cm.kernel)} of {ncolors} kernel colors hold about {share} pages of the "
                 f"{pool}-page pool (ram_mb {cfg.ram_mb}): give the kernel more colors, raise "
                 "ram_mb, or set kernel_data: uncolored")))
