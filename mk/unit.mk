@@ -40,9 +40,10 @@ test_svc_lifecycle_SRCS := kernel/svc/svc.c kernel/svc/wait.c
 test_cachesim_SRCS := tools/cachesim/cache_model.c
 # core/test_core: the job and dispatch logic of kernel/core (the real scheduler core, job and
 # time code, policies and trace writer) against the fake HAL
-CORE_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c \
+CORE_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c kernel/core/irq.c \
 	kernel/core/subsys.c $(TRACE_SRCS) $(SCHED_SRCS) tests/unit/core/core_harness.c
 test_core_SRCS := $(CORE_SRCS)
+test_irq_SRCS := $(CORE_SRCS)
 # core/test_sync: kernel/sync (wait queues, semaphores, mutexes, queues) on the same harness
 test_sync_SRCS := $(CORE_SRCS) $(sort $(wildcard kernel/sync/*.c))
 

@@ -19,7 +19,8 @@ void arch_s_entry(uint64_t hartid)
 {
 	csr_write(stvec, (uint64_t)arch_trap_vector);
 	csr_write(sscratch, 0);
-	csr_write(sie, SIE_SSIE);
+	/* SEIE: the PLIC enables no source until the kernel routes one (kernel/core/irq.c) */
+	csr_write(sie, SIE_SSIE | SIE_SEIE);
 	/* SUM: the kernel touches user buffers only after checking they lie in the caller's
 	 * partition (kernel/core/syscall.c); SUM keeps that path free of CSR toggles. */
 	csr_set(sstatus, SSTATUS_SUM);

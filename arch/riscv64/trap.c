@@ -70,6 +70,15 @@ void arch_trap(struct hal_trap_frame *tf)
 			 * SSIP clear above raises SSIP again and comes back here) */
 			break;
 		}
+		case IRQ_S_EXT: {
+			/* after the dedicated context serviced it and a switch follows (trap.S) */
+			struct hal_percpu *p = hal_percpu_get();
+			if (p->irq_replay)
+				p->irq_replay = 0;
+			else
+				pt_irq_external();
+			break;
+		}
 		default:
 			pt_kernel_panic_trap(tf);
 		}

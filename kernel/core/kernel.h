@@ -173,6 +173,7 @@ struct pt_cpu {
 					* deferred to the irq's exit (thread.c) */
 	uint8_t timer_dirty;           /* the timer must be re-programmed (pt_flush_deferred) */
 	uint8_t sched_event_stale;     /* ask the policy's next_event again (schedule_locked) */
+	uint8_t irq_follow;            /* the PLIC threshold follows each dispatch (irq.c) */
 	uint32_t ipi_mask;             /* IPIs to send once no lock is held */
 	struct pt_sched *sched;        /* NULL for non-application roles */
 	struct pt_thread *current, *idle, *reap;
@@ -286,6 +287,13 @@ enum pt_exit_code {
 	PT_EXIT_TRAP = 2,           /* an unexpected trap in the kernel */
 	PT_EXIT_STACK_OVERFLOW = 3, /* a kernel stack overflowed into its guard page */
 };
+
+/* irq.c (docs/interrupts.md) */
+void pt_irq_init(void);
+void pt_irq_bind(const struct pt_thread_cfg *tc, struct pt_thread *t);
+void pt_irq_boot(void);
+void pt_irq_follow(struct pt_cpu *c, const struct pt_thread *next);
+int pt_k_irq_wait(void);
 
 /* time.c */
 void pt_alarm_init(struct pt_alarm *a, void (*fn)(struct pt_alarm *));

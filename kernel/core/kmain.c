@@ -58,6 +58,7 @@ static void partitions_init(void)
 
 static void threads_init(void)
 {
+	pt_irq_init();
 	for (uint32_t i = 0; i < pt_config.nthreads; i++) {
 		const struct pt_thread_cfg *tc = &pt_config.threads[i];
 		if (tc->partition >= pt_config.npartitions || tc->sched >= pt_config.nscheds)
@@ -66,7 +67,10 @@ static void threads_init(void)
 					       &pt_scheds[tc->sched], tc->name, true);
 		if (tid < 0)
 			pt_panic("thread %s: create failed (%d)", tc->name, tid);
+		if (tc->irq)
+			pt_irq_bind(tc, pt_thread_get(tid));
 	}
+	pt_irq_boot();
 }
 
 static void cpu_start(struct pt_cpu *c)

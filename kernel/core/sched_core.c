@@ -125,7 +125,8 @@ void pt_sched_init(void)
 	}
 }
 
-/* A subsystem's dispatch hook runs in switch_general only: no instance stays lean. */
+/* A subsystem's dispatch hook runs in switch_general only: no instance stays lean. (The same
+ * holds for the PLIC threshold of a cpu with handler threads: pt_irq_boot clears lean.) */
 void pt_sched_subsys_hooks(void)
 {
 	if (!(pt_subsys_hooks & PT_SUBSYS_HOOK_DISPATCH))
@@ -400,6 +401,8 @@ static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt
 	if (pt_subsys_hooks & PT_SUBSYS_HOOK_DISPATCH)
 		pt_subsys_dispatch_slow(c->id, prev == c->idle ? 0 : prev->tid,
 					next == c->idle ? 0 : next->tid);
+	if (c->irq_follow) /* unified priority space: such a cpu is never lean (irq.c) */
+		pt_irq_follow(c, next);
 	program_timers(c, s, prev, next, 0, now);
 	hal_ctx_switch(&prev->ctx, &next->ctx);
 	pt_finish_switch();

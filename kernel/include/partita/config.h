@@ -119,6 +119,9 @@ struct pt_thread_cfg {
 	uint64_t offset_ns;
 	uint64_t wcet_ns;
 	uint32_t stack_bytes;
+	/* interrupt source whose handler this thread is (docs/interrupts.md): 0 = none, a PLIC
+	 * source number, or HAL_IRQ_SRC_UART0 / HAL_IRQ_SRC_NET0 (<partita/hal_irq.h>) */
+	uint16_t irq;
 };
 
 struct pt_system_cfg {
@@ -147,6 +150,12 @@ struct pt_system_cfg {
 	/* guest RAM (ram_mb): the page pool ends here, never at a guess (partita config checks
 	 * that every heap and stack fits in it) */
 	uint64_t ram_bytes;
+	/* interrupts (docs/interrupts.md): 1 = each hart's PLIC threshold follows the running
+	 * thread's priority (`irq_threshold: follow`), 0 = stays open (`off`); 1 = an interrupt
+	 * that only wakes its handler runs on the dedicated interrupt context
+	 * (`irq_context: dedicated`), 0 = every trap saves the full frame (`full`) */
+	uint8_t irq_follow;
+	uint8_t irq_dedicated;
 };
 
 extern const struct pt_system_cfg pt_config;

@@ -144,6 +144,8 @@ def _check_threads(cfg: SystemCfg) -> list[Problem]:
                                f"cpu {t.cpu} is not in scheduler {s.name!r} (cpus {s.cpus})"))
         if t.task is not None:
             load[s.name] += t.task.utilization
+        if t.irq is not None:
+            out += _check_handler(i, t, s)
     for i, s in enumerate(cfg.schedulers):
         if load[s.name] > len(s.cpus) + 1e-12 and not s.allow_overload:
             out.append(Problem(
@@ -151,6 +153,52 @@ def _check_threads(cfg: SystemCfg) -> list[Problem]:
                 f"utilization {load[s.name]:.3f} of its threads exceeds its {len(s.cpus)} cpu(s) "
                 "(set allow_overload: true to run it anyway)"))
     return out
+
+
+def _check_handler(i: int, t: ThreadCfg, s: SchedulerCfg) -> list[Problem]:
+    """An interrupt handler thread (docs/interrupts.md): aperiodic, an explicit priority, on
+    one cpu of an FP instance (its source is routed to that cpu only)."""
+    out = []
+    where = ("threads", i, "irq")
+    if s.policy != Policy.fp:
+        out.append(Problem(where, f"handler thread {t.name!r} is on scheduler {s.name!r} "
+                           f"(policy {s.policy.value}); handlers run on fp schedulers"))
+    if t.kind.value != "aperiodic":
+        out.append(Problem(where, f"handler thread {t.name!r} must be kind: aperiodic "
+                           "(it loops on pt_irq_wait)"))
+    if t.priority is None:
+        out.append(Problem(where, f"handler thread {t.name!r} needs a priority"))
+    if t.cpu is None and len(s.cpus) != 1:
+        out.append(Problem(where, f"handler thread {t.name!r} needs cpu: (scheduler "
+                           f"{s.name!r} has cpus {s.cpus})"))
+    return out
+
+
+def _check_irqs(cfg: SystemCfg) -> list[Problem]:
+    """One handler per source; at most 7 distinct handler priorities per cpu (PLIC levels)."""
+    out = []
+    seen: dict[int, str] = {}
+    prios: dict[int, set[int]] = {}
+    for i, t in enumerate(cfg.threads):
+        if t.irq is None:
+            continue
+        code = t.irq_code
+        if code in seen:
+            out.append(Problem(("threads", i, "irq"), f"irq {t.irq!r} already handled by "
+                               f"thread {seen[code]!r}"))
+        seen[code] = t.name
+        s = scheduler_of(cfg, t)
+        if s is None or t.priority is None:
+            continue
+        cpu = t.cpu if t.cpu is not None else s.cpus[0]
+        prios.setdefault(cpu, set()).add(t.priority)
+        if len(prios[cpu]) > LEVELS:
+            out.append(Problem(("threads", i, "priority"), f"cpu {cpu} has handler threads at "
+                               f"more than {LEVELS} priorities (the PLIC has {LEVELS} levels)"))
+    return out
+
+
+LEVELS = 7  # HAL_IRQ_LEVELS
 
 
 def _pages(nbytes: int) -> int:
@@ -308,6 +356,8 @@ def check(cfg: SystemCfg) -> list[Problem]:
     problems = _check_cpus(cfg) + _check_schedulers(cfg) + _check_partitions(cfg)
     if not problems:
         problems += _check_threads(cfg)
+    if not problems:
+        problems += _check_irqs(cfg)
     if not problems:
         problems += _check_limits(cfg)
     return problems

@@ -87,7 +87,7 @@ def generate_c(r: Resolved) -> str:
             f".enforce_budget = {int(t.enforce_budget)},\n"
             f"\t        .period_ns = {t.period_ns}ull, .deadline_ns = {t.deadline_ns}ull, "
             f".offset_ns = {t.offset_ns}ull, .wcet_ns = {t.wcet_ns}ull,\n"
-            f"\t        .stack_bytes = {t.stack_bytes}u }},")
+            f"\t        .stack_bytes = {t.stack_bytes}u, .irq = 0x{t.irq:x}u }},")
     out += _array("pt_thread_cfg", "threads", rows)
     c = r.cache
 
@@ -116,6 +116,8 @@ def generate_c(r: Resolved) -> str:
         f"\t.threads = {ref('threads', len(r.threads))},",
         f"\t.nthreads = {len(r.threads)},",
         f"\t.ram_bytes = {r.ram_mb * 1024 * 1024}ull,",
+        f"\t.irq_follow = {1 if r.irq_threshold == 'follow' else 0},",
+        f"\t.irq_dedicated = {1 if r.irq_context == 'dedicated' else 0},",
         "};",
         "",
     ]

@@ -65,6 +65,9 @@ def command(elf: Path, ram_file: Path, ram_mb: int, ncpus: int, icount_shift: in
         "-object", f"memory-backend-file,id=mem,size={ram_mb}M,mem-path={ram_file},share=on",
         "-bios", "none", "-kernel", str(elf), "-smp", str(ncpus),
         "-icount", f"shift={icount_shift},sleep=off",
+        # the RTC (goldfish, a PLIC interrupt source: docs/interrupts.md) on the virtual clock
+        # from a fixed date, so its alarms are as deterministic as the rest of the run
+        "-rtc", "clock=vm,base=2000-01-01T00:00:00",
         "-nographic", "-no-reboot",
     ]
 

@@ -30,6 +30,9 @@ class Ev(IntEnum):
     MARK = 18
     SHUTDOWN = 19
     HEAP_ERROR = 20
+    IRQ_CLAIM = 21
+    IRQ_HANDLER_WAKE = 22
+    IRQ_WAIT = 23
     SUBSYS_FIRST = 32
     SUBSYS_LAST = 255
 
