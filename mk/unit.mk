@@ -46,8 +46,8 @@ test_core_SRCS := $(CORE_SRCS)
 # core/test_sync: kernel/sync (wait queues, semaphores, mutexes, queues) on the same harness
 test_sync_SRCS := $(CORE_SRCS) $(sort $(wildcard kernel/sync/*.c))
 
-# every tests/unit/<part>/test_*.c but spm/ (its own suite, below)
-TEST_SRCS := $(sort $(filter-out tests/unit/spm/%,$(wildcard tests/unit/*/test_*.c)))
+# every tests/unit/<part>/test_*.c but spm/ and dataflow/ (their own suites, below)
+TEST_SRCS := $(sort $(filter-out tests/unit/spm/% tests/unit/dataflow/%,$(wildcard tests/unit/*/test_*.c)))
 BINS := $(patsubst tests/unit/%.c,$(OUT)/%,$(TEST_SRCS))
 ifneq ($(wildcard tests/unit/test_*.c),)
 $(error $(wildcard tests/unit/test_*.c): a test program belongs in tests/unit/<part>/ (the \
