@@ -62,7 +62,16 @@ class IoEv(IntEnum):
     CONSOLE = 53
 
 
+class DataflowEv(IntEnum):
+    """Events of subsystem dataflow (enum pt_dataflow_trace_event)."""
+
+    FIRE = 96
+    RTOS_SLOT = 97
+    APP_SLOT = 98
+
+
 SUBSYS_RANGES: dict[str, tuple[int, int]] = {
     "spm": (32, 16),
     "io": (48, 16),
+    "dataflow": (96, 16),
 }

@@ -1,0 +1,123 @@
+/*
+ * The dataflow subsystem (brief 4): sets up the configured graphs' C-HEAP FIFOs and
+ * task-status managers at boot, and serves the actors' look-ups and firing reports.
+ * The generated tables are pt_df_config (build/<cfg>/gen/pt_dataflow_config.c).
+ */
+#include <partita/dataflow.h>
+#include <partita/hal.h>
+#include <partita/subsys.h>
+#include "dataflow_trace_events.h"
+
+int pt_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* kernel console */
+
+/* One lock per graph serialises its TSM's updates: a bitmap evaluation on one core must not
+ * interleave with the firing report of the task it evaluates (it could set a bit from
+ * counters read before the firing). Interrupts are masked while it is held. */
+static uint32_t lock_next[PT_DF_MAX_TASKS], lock_owner[PT_DF_MAX_TASKS];
+
+static unsigned long graph_lock(uint32_t g)
+{
+	unsigned long flags = hal_irq_save();
+	uint32_t t = __atomic_fetch_add(&lock_next[g % PT_DF_MAX_TASKS], 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&lock_owner[g % PT_DF_MAX_TASKS], __ATOMIC_ACQUIRE) != t)
+		;
+	return flags;
+}
+
+static void graph_unlock(uint32_t g, unsigned long flags)
+{
+	uint32_t *o = &lock_owner[g % PT_DF_MAX_TASKS];
+	__atomic_store_n(o, *o + 1, __ATOMIC_RELEASE);
+	hal_irq_restore(flags);
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+int32_t pt_df_graph_find(const char *graph)
+{
+	for (uint32_t g = 0; g < pt_df_config.ngraphs; g++)
+		if (str_eq(pt_df_config.graphs[g].name, graph))
+			return (int32_t)g;
+	return -1;
+}
+
+struct pt_df_fifo *pt_df_fifo_find(const char *graph, const char *fifo)
+{
+	int32_t g = pt_df_graph_find(graph);
+	if (g < 0)
+		return 0;
+	const struct pt_df_graph_cfg *c = &pt_df_config.graphs[g];
+	for (uint32_t f = 0; f < c->graph.nfifos; f++)
+		if (str_eq(c->fifo_names[f], fifo))
+			return c->graph.fifos[f];
+	return 0;
+}
+
+int32_t pt_df_actor_find(uint32_t g, const char *actor)
+{
+	if (g >= pt_df_config.ngraphs)
+		return -1;
+	const struct pt_df_graph_cfg *c = &pt_df_config.graphs[g];
+	for (uint32_t a = 0; a < c->graph.ntasks; a++)
+		if (str_eq(c->actor_names[a], actor))
+			return (int32_t)a;
+	return -1;
+}
+
+struct pt_df_tsm *pt_df_tsm_of(uint32_t g)
+{
+	return g < pt_df_config.ngraphs ? &pt_df_config.tsms[g] : 0;
+}
+
+void pt_df_fired(uint32_t g, uint32_t actor)
+{
+	if (g >= pt_df_config.ngraphs || actor >= pt_df_config.graphs[g].graph.ntasks)
+		return;
+	const struct pt_df_graph *gr = &pt_df_config.graphs[g].graph;
+	const struct pt_df_task_desc *d = &gr->tasks[actor];
+	struct pt_df_tsm *t = &pt_df_config.tsms[g];
+	unsigned long flags = graph_lock(g);
+	t->ops->fired(t, actor);
+	for (uint32_t i = 0; i < d->nports; i++) /* inline TSM: the RTOS reports the counters */
+		t->ops->counter_changed(t, gr->ports[d->first_port + i].fifo);
+	graph_unlock(g, flags);
+}
+
+static _Noreturn void fail(const char *what, const char *graph)
+{
+	pt_printk("dataflow: graph %s: %s\n", graph, what);
+	hal_poweroff(3);
+}
+
+/* Hart 0, before any other hart runs: FIFOs empty but for their initial tokens (zeroed). */
+static void df_boot(void)
+{
+	const struct pt_df_tsm_ops *ops =
+		pt_df_config.tsm_bitmap ? &pt_df_tsm_bitmap_ops : &pt_df_tsm_scan_ops;
+	for (uint32_t g = 0; g < pt_df_config.ngraphs; g++) {
+		const struct pt_df_graph_cfg *c = &pt_df_config.graphs[g];
+		for (uint32_t f = 0; f < c->graph.nfifos; f++) {
+			uint32_t bytes = c->fifo_size[f] * c->fifo_token_bytes[f];
+			for (uint32_t i = 0; i < bytes; i++)
+				c->bufs[f][i] = 0;
+			if (!pt_df_fifo_init(c->graph.fifos[f], c->bufs[f], c->fifo_size[f],
+					     c->fifo_token_bytes[f], c->fifo_initial[f]))
+				fail("bad FIFO table", c->name);
+		}
+		if (!pt_df_tsm_init(&pt_df_config.tsms[g], ops, &c->graph))
+			fail("bad graph table", c->name);
+	}
+	hal_fence();
+}
+
+PT_SUBSYS_REGISTER(dataflow) = {
+	.name = "dataflow",
+	.boot = df_boot,
+	.trace_first = PT_EV_DATAFLOW_FIRST,
+	.trace_count = PT_EV_DATAFLOW_COUNT,
+};
