@@ -17,7 +17,7 @@ LDFLAGS_UNIT := $(SAN)
 LDLIBS_UNIT := -lcmocka -lm -pthread
 
 SCHED_SRCS := kernel/sched/sched.c kernel/sched/fp/fp.c kernel/sched/edf/edf_rq.c \
-	kernel/sched/edf/edf.c kernel/sched/gedf/gedf.c
+	kernel/sched/edf/edf.c kernel/sched/gedf/gedf.c kernel/sched/tdm/tdm.c
 MM_SRCS := kernel/mm/colors.c kernel/mm/page_alloc.c kernel/mm/heap.c
 TRACE_SRCS := kernel/trace/trace.c
 SVC_SRCS := $(sort $(wildcard kernel/svc/*.c))
@@ -28,6 +28,7 @@ COMMON_SRCS := tests/unit/fake_hal.c
 test_fp_SRCS := $(SCHED_SRCS)
 test_edf_SRCS := $(SCHED_SRCS)
 test_gedf_SRCS := $(SCHED_SRCS)
+test_tdm_SRCS := $(SCHED_SRCS)
 test_colors_SRCS := $(MM_SRCS)
 test_page_alloc_SRCS := $(MM_SRCS)
 test_heap_SRCS := $(MM_SRCS)
