@@ -25,10 +25,12 @@ APP_SRCS := $(wildcard apps/automotive/*.c)
 COMMON_SRCS := tests/unit/fake_hal.c
 
 # test program -> the kernel sources it links
-test_fp_SRCS := $(SCHED_SRCS)
-test_edf_SRCS := $(SCHED_SRCS)
-test_gedf_SRCS := $(SCHED_SRCS)
-test_tdm_SRCS := $(SCHED_SRCS)
+# policy tests without the core: its services for policies recorded (policy_services.c)
+POLICY_TEST_SRCS := $(SCHED_SRCS) tests/unit/sched/policy_services.c
+test_fp_SRCS := $(POLICY_TEST_SRCS)
+test_edf_SRCS := $(POLICY_TEST_SRCS)
+test_gedf_SRCS := $(POLICY_TEST_SRCS)
+test_tdm_SRCS := $(POLICY_TEST_SRCS)
 test_colors_SRCS := $(MM_SRCS)
 test_page_alloc_SRCS := $(MM_SRCS)
 test_heap_SRCS := $(MM_SRCS)

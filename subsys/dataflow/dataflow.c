@@ -6,7 +6,15 @@
 #include <partita/dataflow.h>
 #include <partita/hal.h>
 #include <partita/subsys.h>
+#include <partita/tdm.h>
+#include <partita/api.h>
+#include "trace/trace.h"
 #include "dataflow_trace_events.h"
+
+#define DF_MAX_GRAPHS 8
+/* the thread running each actor (pt_df_actor_bind), 0: none yet */
+static uint32_t actor_tid[DF_MAX_GRAPHS][PT_DF_MAX_TASKS];
+static uint64_t firings[DF_MAX_GRAPHS][PT_DF_MAX_TASKS];
 
 int pt_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* kernel console */
 
@@ -74,6 +82,44 @@ struct pt_df_tsm *pt_df_tsm_of(uint32_t g)
 	return g < pt_df_config.ngraphs ? &pt_df_config.tsms[g] : 0;
 }
 
+int pt_df_actor_bind(uint32_t g, uint32_t actor)
+{
+	if (g >= pt_df_config.ngraphs || g >= DF_MAX_GRAPHS ||
+	    actor >= pt_df_config.graphs[g].graph.ntasks)
+		return PT_EINVAL;
+	__atomic_store_n(&actor_tid[g][actor], (uint32_t)pt_thread_self(), __ATOMIC_RELEASE);
+	return 0;
+}
+
+int pt_df_end_slot(void)
+{
+	return pt_sleep_ns(1000);
+}
+
+/* The TDM policy's question (<partita/tdm.h>): a thread that runs an actor may run when the
+ * actor's TSM says it may fire; any other thread whenever it is ready. */
+static bool tdm_eligible(uint32_t tid)
+{
+	for (uint32_t g = 0; g < pt_df_config.ngraphs && g < DF_MAX_GRAPHS; g++)
+		for (uint32_t a = 0; a < pt_df_config.graphs[g].graph.ntasks; a++)
+			if (__atomic_load_n(&actor_tid[g][a], __ATOMIC_ACQUIRE) == tid) {
+				struct pt_df_tsm *t = &pt_df_config.tsms[g];
+				return t->ops->eligible(t, a);
+			}
+	return true;
+}
+
+/* The RTOS slot's decision is taken: its cost in cycles (from the policy's event). */
+static void tdm_decided(uint32_t cpu, uint32_t app, uint32_t tid, uint64_t event_cycles)
+{
+	uint64_t cost = hal_cycles() - event_cycles;
+	(void)cpu;
+	pt_trace_emit(PT_EV_DATAFLOW_RTOS_SLOT, tid, (uint64_t)app << 32 | (cost & 0xffffffffu),
+		      event_cycles);
+}
+
+static const struct pt_tdm_hooks df_tdm_hooks = { tdm_eligible, tdm_decided };
+
 void pt_df_fired(uint32_t g, uint32_t actor)
 {
 	if (g >= pt_df_config.ngraphs || actor >= pt_df_config.graphs[g].graph.ntasks)
@@ -86,6 +132,9 @@ void pt_df_fired(uint32_t g, uint32_t actor)
 	for (uint32_t i = 0; i < d->nports; i++) /* inline TSM: the RTOS reports the counters */
 		t->ops->counter_changed(t, gr->ports[d->first_port + i].fifo);
 	graph_unlock(g, flags);
+	if (g < DF_MAX_GRAPHS)
+		pt_trace_emit(PT_EV_DATAFLOW_FIRE, actor_tid[g][actor], g << 16 | actor,
+			      ++firings[g][actor]);
 }
 
 static _Noreturn void fail(const char *what, const char *graph)
@@ -112,6 +161,7 @@ static void df_boot(void)
 		if (!pt_df_tsm_init(&pt_df_config.tsms[g], ops, &c->graph))
 			fail("bad graph table", c->name);
 	}
+	pt_tdm_set_hooks(&df_tdm_hooks);
 	hal_fence();
 }
 

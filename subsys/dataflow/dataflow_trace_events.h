@@ -11,12 +11,10 @@
 enum pt_dataflow_trace_event {
 	/* an actor finished a firing: arg0 = graph << 16 | actor, arg1 = its firing count */
 	PT_EV_DATAFLOW_FIRE = PT_EV_DATAFLOW_FIRST + 0,
-	/* an RTOS slot ends on this cpu: arg0 = cycles the scheduling decision took (actual), arg1
-	 * = the slot's length in cycles (the worst case it is sized for) */
+	/* the tdm policy's decision in an RTOS slot: tid = the task chosen for the application
+	 * slot (0: it idles), arg0 = application << 32 | cycles from the slot's event to the
+	 * decision, arg1 = the event's time (cycles) */
 	PT_EV_DATAFLOW_RTOS_SLOT = PT_EV_DATAFLOW_FIRST + 1,
-	/* an application slot begins: arg0 = application index, arg1 = tid chosen (0: idle, the
-	 * task was not eligible) */
-	PT_EV_DATAFLOW_APP_SLOT = PT_EV_DATAFLOW_FIRST + 2,
 };
 
 _Static_assert(PT_EV_DATAFLOW_FIRST >= PT_EV_SUBSYS_FIRST &&

@@ -34,6 +34,8 @@ struct pt_tdm_ctx {
 	int32_t pending;                          /* decided in the RTOS slot, -1: idle */
 	uint8_t in_app;                           /* the current slot is an application slot */
 	uint64_t done_boundary;                   /* boundaries handled: 2 per entry, from 1 */
+	uint8_t started;                          /* next_event asked once: the wheel's timer runs */
+	uint8_t asked;                            /* the core was asked to call next_event */
 };
 PT_SCHED_CTX_FITS(struct pt_tdm_ctx);
 
@@ -65,6 +67,8 @@ static void tdm_init(struct pt_sched *s)
 	x->chosen = x->pending = -1;
 	x->in_app = 0;
 	x->done_boundary = 0;
+	x->started = 0;
+	x->asked = 0;
 	for (uint32_t i = 0; i < PT_TDM_MAX_TASKS; i++)
 		x->ent[i] = 0;
 	for (uint32_t i = 0; i < PT_TDM_MAX_APPS; i++)
@@ -85,6 +89,12 @@ static void tdm_enqueue(struct pt_sched *s, struct pt_sched_entity *e)
 	struct pt_tdm_ctx *x = ctx_of(s);
 	int32_t k = task_of(x, e);
 	e->on_rq = 1;
+	if (!x->started && !x->asked && x->cfg) {
+		/* the first ready task (at boot): an idle cpu has made no dispatch decision, so
+		 * nothing asked next_event yet and no timer drives the wheel: ask for it */
+		x->asked = 1;
+		pt_sched_events_changed(s);
+	}
 	if (k < 0)
 		return; /* not in the table: never runs (partita config rejects it) */
 	x->ent[k] = e;
@@ -179,6 +189,13 @@ static uint64_t tdm_next_event(struct pt_sched *s, uint32_t cpu, struct pt_sched
 	if (!x->cfg || !x->period_cycles)
 		return UINT64_MAX;
 	uint64_t b = boundary_at(x, now);
+	if (!x->started) {
+		/* the wheel's first look (boot): no catching up on boundaries before now. In an
+		 * RTOS slot (b odd) its decision is still due; in an application slot the next
+		 * RTOS slot is the first */
+		x->started = 1;
+		x->done_boundary = (b & 1u) ? b - 1 : b;
+	}
 	return boundary_time(x, (b > x->done_boundary ? x->done_boundary : b) + 1);
 }
 
@@ -217,7 +234,7 @@ static int tdm_on_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity
 {
 	struct pt_tdm_ctx *x = ctx_of(s);
 	int action = PT_SCHED_EV_NONE;
-	if (!x->cfg || !x->period_cycles)
+	if (!x->cfg || !x->period_cycles || !x->started)
 		return action;
 	uint64_t b = boundary_at(x, now);
 	while (x->done_boundary < b) { /* late: every boundary in order, none skipped */

@@ -36,6 +36,7 @@ static struct pt_tdm_cfg cfg = { 10, 2, slots, slot_app, 2, apps, NT, tids };
 /* wheel (period 320): RTOS [0,10) app0 [10,110) RTOS [110,120) app1 [120,320) */
 
 static struct pt_sched_entity *running;
+extern unsigned pt_test_events_changed; /* policy_services.c */
 
 static void setup(const struct pt_tdm_cfg *c, bool with_hooks)
 {
@@ -47,11 +48,14 @@ static void setup(const struct pt_tdm_cfg *c, bool with_hooks)
 	pt_tdm_set_hooks(with_hooks ? &hooks : 0);
 	S.ops->init(&S);
 	assert_true(S.timed);
+	pt_test_events_changed = 0;
 	for (int i = 0; i < NT; i++) {
 		ent[i].tid = (uint32_t)i + 1;
 		S.ops->enqueue(&S, &ent[i]);
 		elig[i + 1] = true;
 	}
+	/* the first ready task starts the wheel's timer (an idle cpu decides nothing) */
+	assert_int_equal(pt_test_events_changed, 1);
 	running = 0;
 	ndecided = 0;
 }
@@ -154,6 +158,26 @@ static void test_other_app_does_not_matter(void **st)
 		assert_int_equal(b[i], 0);      /* app 1 slots idle */
 }
 
+/* The wheel's first look (boot, mid-wheel) does not catch up on earlier boundaries. */
+static void test_start_mid_wheel(void **st)
+{
+	(void)st;
+	uint32_t ran;
+	setup(&cfg, true);
+	/* in app0's slot at 1000 (turn 3 starts at 960): its task was never decided, so it
+	 * idles; the next boundary is entry 1's RTOS slot at 1070 */
+	assert_int_equal(S.ops->next_event(&S, 0, 0, 0, 0, 1000), 1070);
+	assert_int_equal(step(1000, 1070, &ran), 1070);
+	assert_int_equal(ran, 0);
+	assert_int_equal(ndecided, 0);
+	setup(&cfg, true);
+	/* in the RTOS slot at 965 (entry 0 at 960): its decision is still taken */
+	assert_int_equal(S.ops->next_event(&S, 0, 0, 0, 0, 965), 960);
+	step(965, 960, &ran);
+	assert_int_equal(ndecided, 1);
+	assert_int_equal(decided_tid[0], 1);
+}
+
 /* A late event handles every boundary it passed, in order: no decision is skipped. */
 static void test_late_event(void **st)
 {
@@ -175,6 +199,7 @@ static void test_evict(void **st)
 {
 	(void)st;
 	setup(&cfg, false);
+	assert_int_equal(S.ops->next_event(&S, 0, 0, 0, 0, 0), 0);
 	assert_int_equal(S.ops->on_event(&S, 0, 0, 0), PT_SCHED_EV_NONE);
 	assert_int_equal(S.ops->on_event(&S, 0, 0, 10), PT_SCHED_EV_NONE);
 	struct pt_sched_entity *e = S.ops->peek(&S, 0);
@@ -196,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_sts_idles_and_waits_dys_skips),
 		cmocka_unit_test(test_other_app_does_not_matter),
 		cmocka_unit_test(test_late_event),
+		cmocka_unit_test(test_start_mid_wheel),
 		cmocka_unit_test(test_evict),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);

@@ -67,7 +67,6 @@ class DataflowEv(IntEnum):
 
     FIRE = 96
     RTOS_SLOT = 97
-    APP_SLOT = 98
 
 
 SUBSYS_RANGES: dict[str, tuple[int, int]] = {

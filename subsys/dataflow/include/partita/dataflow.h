@@ -47,6 +47,12 @@ struct pt_df_fifo *pt_df_fifo_find(const char *graph, const char *fifo);
 int32_t pt_df_actor_find(uint32_t g, const char *actor);
 /* The graph's task-status manager (its ops answer eligible / next_eligible). */
 struct pt_df_tsm *pt_df_tsm_of(uint32_t g);
+/* The calling thread runs actor `actor` of graph g: the TDM policy asks the graph's TSM
+ * whether it may fire (<partita/tdm.h>). 0 or PT_EINVAL. */
+int pt_df_actor_bind(uint32_t g, uint32_t actor);
+/* After a firing: leave the cpu (a 1 us sleep); under the tdm policy the task's slot is then
+ * used up and the rest of it idles (one firing per slot). */
+int pt_df_end_slot(void);
 /* Actor `actor` of graph g finished one firing (its FIFO counters are updated): its CSDF
  * phase advances and the TSM learns of the counters it moved. Serialised per graph. */
 void pt_df_fired(uint32_t g, uint32_t actor);
