@@ -8,6 +8,7 @@
 #include <partita/subsys.h>
 #include <partita/tdm.h>
 #include <partita/api.h>
+#include <partita/limits.h>
 #include "trace/trace.h"
 #include "dataflow_trace_events.h"
 
@@ -91,9 +92,22 @@ int pt_df_actor_bind(uint32_t g, uint32_t actor)
 	return 0;
 }
 
+/* Times each thread was chosen for an application slot (by tid modulo the pool). */
+static uint32_t turns[PT_MAX_THREADS];
+
+/* Spin (in the task's own slot) until the policy chooses the task again. No timer, no
+ * interrupt: the slot's timing stays the application's own (an interrupt's latency would
+ * depend on the phase of the loop it breaks into). The end of the slot evicts the spinner. */
 int pt_df_end_slot(void)
 {
-	return pt_sleep_ns(1000);
+	int self = pt_thread_self();
+	if (self <= 0)
+		return PT_EINVAL;
+	uint32_t *t = &turns[(uint32_t)self % PT_MAX_THREADS];
+	uint32_t seen = __atomic_load_n(t, __ATOMIC_ACQUIRE);
+	while (__atomic_load_n(t, __ATOMIC_ACQUIRE) == seen)
+		;
+	return 0;
 }
 
 /* The TDM policy's question (<partita/tdm.h>): a thread that runs an actor may run when the
@@ -114,6 +128,8 @@ static void tdm_decided(uint32_t cpu, uint32_t app, uint32_t tid, uint64_t event
 {
 	uint64_t cost = hal_cycles() - event_cycles;
 	(void)cpu;
+	if (tid) /* its pt_df_end_slot returns when it runs */
+		__atomic_fetch_add(&turns[tid % PT_MAX_THREADS], 1, __ATOMIC_RELEASE);
 	pt_trace_emit(PT_EV_DATAFLOW_RTOS_SLOT, tid, (uint64_t)app << 32 | (cost & 0xffffffffu),
 		      event_cycles);
 }

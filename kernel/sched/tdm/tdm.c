@@ -21,11 +21,18 @@
  * Instances own one cpu (partita config checks it).
  */
 #include "../sched.h"
+#include <partita/hal.h>
 #include <partita/tdm.h>
+
+/* An application slot's timer event comes this early (at most half the RTOS slot); on_event
+ * then waits with hal_spin_until for the boundary itself, so the slot starts a constant time
+ * after it whatever the interrupt's latency (which depends on what ran before). */
+#define PT_TDM_ALIGN_CYCLES 1000u
 
 struct pt_tdm_ctx {
 	const struct pt_tdm_cfg *cfg;
 	uint64_t period_cycles;                   /* sum of every entry's RTOS + app slot */
+	uint64_t align_cycles;                    /* application-slot events come this early */
 	uint64_t entry_off[PT_TDM_MAX_SLOTS];     /* entry start within the period */
 	uint64_t ready;                           /* task indices queued (READY, not running) */
 	struct pt_sched_entity *ent[PT_TDM_MAX_TASKS]; /* seen by enqueue */
@@ -36,6 +43,9 @@ struct pt_tdm_ctx {
 	uint64_t done_boundary;                   /* boundaries handled: 2 per entry, from 1 */
 	uint8_t started;                          /* next_event asked once: the wheel's timer runs */
 	uint8_t asked;                            /* the core was asked to call next_event */
+	uint8_t decide_pending;                   /* an RTOS slot began: decide for decide_app */
+	uint32_t decide_app;
+	uint64_t decide_event;                    /* when that RTOS slot's event was taken */
 };
 PT_SCHED_CTX_FITS(struct pt_tdm_ctx);
 
@@ -69,6 +79,7 @@ static void tdm_init(struct pt_sched *s)
 	x->done_boundary = 0;
 	x->started = 0;
 	x->asked = 0;
+	x->decide_pending = 0;
 	for (uint32_t i = 0; i < PT_TDM_MAX_TASKS; i++)
 		x->ent[i] = 0;
 	for (uint32_t i = 0; i < PT_TDM_MAX_APPS; i++)
@@ -81,6 +92,8 @@ static void tdm_init(struct pt_sched *s)
 		off += c->rtos_slot_cycles + c->slot_cycles[i];
 	}
 	x->period_cycles = off;
+	x->align_cycles = c && c->rtos_slot_cycles / 2 < PT_TDM_ALIGN_CYCLES
+				  ? c->rtos_slot_cycles / 2 : PT_TDM_ALIGN_CYCLES;
 	s->timed = 1;
 }
 
@@ -181,13 +194,17 @@ static uint64_t boundary_at(const struct pt_tdm_ctx *x, uint64_t now)
 	return b;
 }
 
+static void take_decision(struct pt_tdm_ctx *x, uint32_t cpu,
+			  const struct pt_sched_entity *running);
+
 static uint64_t tdm_next_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity *prev,
 			       struct pt_sched_entity *next, uint32_t flags, uint64_t now)
 {
 	struct pt_tdm_ctx *x = ctx_of(s);
-	(void)cpu, (void)prev, (void)next, (void)flags;
+	(void)prev, (void)next, (void)flags;
 	if (!x->cfg || !x->period_cycles)
 		return UINT64_MAX;
+	take_decision(x, cpu, 0);
 	uint64_t b = boundary_at(x, now);
 	if (!x->started) {
 		/* the wheel's first look (boot): no catching up on boundaries before now. In an
@@ -196,7 +213,8 @@ static uint64_t tdm_next_event(struct pt_sched *s, uint32_t cpu, struct pt_sched
 		x->started = 1;
 		x->done_boundary = (b & 1u) ? b - 1 : b;
 	}
-	return boundary_time(x, (b > x->done_boundary ? x->done_boundary : b) + 1);
+	uint64_t nb = x->done_boundary + 1; /* <= b: late, due at once */
+	return boundary_time(x, nb) - ((nb & 1u) ? 0 : x->align_cycles);
 }
 
 static bool may_run(const struct pt_tdm_ctx *x, uint32_t k, const struct pt_sched_entity *running)
@@ -229,6 +247,21 @@ static int32_t decide(struct pt_tdm_ctx *x, uint32_t app, const struct pt_sched_
 	return -1;
 }
 
+/* The pending RTOS-slot decision, once the evicted task is back in the ready structure (from
+ * next_event, after the core's switch): so the eviction's records and timing are the same
+ * whatever the decision costs, which depends on the next application. */
+static void take_decision(struct pt_tdm_ctx *x, uint32_t cpu,
+			  const struct pt_sched_entity *running)
+{
+	if (!x->decide_pending)
+		return;
+	x->decide_pending = 0;
+	x->pending = decide(x, x->decide_app, running);
+	if (hooks && hooks->decided)
+		hooks->decided(cpu, x->decide_app,
+			       x->pending < 0 ? 0 : x->cfg->task_tid[x->pending], x->decide_event);
+}
+
 static int tdm_on_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity *running,
 			uint64_t now)
 {
@@ -237,6 +270,12 @@ static int tdm_on_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity
 	if (!x->cfg || !x->period_cycles || !x->started)
 		return action;
 	uint64_t b = boundary_at(x, now);
+	uint64_t nb = x->done_boundary + 1;
+	if (b < nb && !(nb & 1u) && boundary_time(x, nb) - now <= x->align_cycles) {
+		/* the early event of an application slot: start it on the boundary exactly */
+		hal_spin_until(boundary_time(x, nb));
+		b = nb;
+	}
 	while (x->done_boundary < b) { /* late: every boundary in order, none skipped */
 		uint64_t d = ++x->done_boundary;
 		uint32_t entry = (uint32_t)(((d - 1) / 2) % x->cfg->nslots);
@@ -246,11 +285,14 @@ static int tdm_on_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity
 			x->chosen = -1;
 			if (running)
 				action = PT_SCHED_EV_EVICT;
-			x->pending = decide(x, app, running);
-			if (hooks && hooks->decided)
-				hooks->decided(cpu, app,
-					       x->pending < 0 ? 0 : x->cfg->task_tid[x->pending], now);
+			x->pending = -1;
+			x->decide_pending = 1;
+			x->decide_app = app;
+			x->decide_event = now;
 		} else { /* application slot: the decided task runs */
+			/* late (no dispatch decision since the RTOS slot began): the task to
+			 * evict still runs, and counts as ready */
+			take_decision(x, cpu, running);
 			x->in_app = 1;
 			x->chosen = x->pending;
 			x->pending = -1;

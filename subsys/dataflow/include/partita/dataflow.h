@@ -50,8 +50,9 @@ struct pt_df_tsm *pt_df_tsm_of(uint32_t g);
 /* The calling thread runs actor `actor` of graph g: the TDM policy asks the graph's TSM
  * whether it may fire (<partita/tdm.h>). 0 or PT_EINVAL. */
 int pt_df_actor_bind(uint32_t g, uint32_t actor);
-/* After a firing: leave the cpu (a 1 us sleep); under the tdm policy the task's slot is then
- * used up and the rest of it idles (one firing per slot). */
+/* After a firing, under the tdm policy: wait (spinning in the task's own slot, no timer) until
+ * the policy chooses the task for another slot; one firing per slot. PT_EINVAL outside a
+ * thread. */
 int pt_df_end_slot(void);
 /* Actor `actor` of graph g finished one firing (its FIFO counters are updated): its CSDF
  * phase advances and the TSM learns of the counters it moved. Serialised per graph. */
