@@ -5,6 +5,7 @@ application runs beside it on the same cpu (composability)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import numpy as np
@@ -61,7 +62,7 @@ def test_dys_round_robin_alternates(boot: Callable[..., RunResult]) -> None:
     r = boot("df_both")
     ring = [f for f in _fires(r) if f in ("b1", "b2")]
     assert ring[0] == "b1"  # the initial token is on `back`: b1 first
-    assert all(a != b for a, b in zip(ring, ring[1:], strict=False)), ring[:20]
+    assert all(a != b for a, b in itertools.pairwise(ring)), ring[:20]
 
 
 def test_slots_on_the_fixed_grid(boot: Callable[..., RunResult]) -> None:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from partita.config.errors import Problem
 from partita.model import Task
 from partita.subsys.dataflow.config import DataflowCfg, check, parse
+from partita.trace.events import SUBSYS_RANGES
 from partita.trace.format import Area
 
 
@@ -17,7 +18,7 @@ class _Dataflow:
     model = DataflowCfg
     c_folders = ("dataflow",)
     gen_names: tuple[str, ...] = ("pt_dataflow_config.c",)
-    trace_ranges: ClassVar[dict[str, tuple[int, int]]] = {"dataflow": (96, 16)}
+    trace_ranges: ClassVar[dict[str, tuple[int, int]]] = {"dataflow": SUBSYS_RANGES["dataflow"]}
     roles: ClassVar[dict[str, str]] = {}
     reserved_app_dirs: tuple[str, ...] = ()
 

@@ -105,7 +105,7 @@ def repetition_vector(g: Graph) -> tuple[dict[str, int] | None, list[Issue]]:
                     issues.append(Issue(
                         "rates", ("fifo", f.name),
                         f"rates do not balance: {f.src} produces {p} and {f.dst} consumes "
-                        f"{c} per cycle of phases ({c}:{p} cycles), but the rest of the graph "
+                        f"{c} per cycle of phases, but the rest of the graph "
                         f"makes them cycle in ratio {ratio.numerator}:{ratio.denominator} "
                         "(inconsistent graph)"))
         # smallest integers for this connected component
