@@ -12,10 +12,16 @@
 #include "trace/trace.h"
 #include "dataflow_trace_events.h"
 
-#define DF_MAX_GRAPHS 8
+#define DF_MAX_GRAPHS 16 /* partita config allows no more (dataflow.graphs) */
 /* the thread running each actor (pt_df_actor_bind), 0: none yet */
 static uint32_t actor_tid[DF_MAX_GRAPHS][PT_DF_MAX_TASKS];
 static uint64_t firings[DF_MAX_GRAPHS][PT_DF_MAX_TASKS];
+/* tid % PT_MAX_THREADS -> (graph + 1) << 8 | actor (0: no actor): the policy's question is
+ * answered in constant time, whatever the number of graphs */
+static uint16_t actor_of[PT_MAX_THREADS];
+/* Times each thread was chosen for an application slot, and the last of those turns it has
+ * taken (by tid modulo the pool). */
+static uint32_t turns[PT_MAX_THREADS], taken[PT_MAX_THREADS];
 
 int pt_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* kernel console */
 
@@ -88,25 +94,27 @@ int pt_df_actor_bind(uint32_t g, uint32_t actor)
 	if (g >= pt_df_config.ngraphs || g >= DF_MAX_GRAPHS ||
 	    actor >= pt_df_config.graphs[g].graph.ntasks)
 		return PT_EINVAL;
-	__atomic_store_n(&actor_tid[g][actor], (uint32_t)pt_thread_self(), __ATOMIC_RELEASE);
+	uint32_t self = (uint32_t)pt_thread_self();
+	taken[self % PT_MAX_THREADS] = turns[self % PT_MAX_THREADS]; /* the binding run's */
+	__atomic_store_n(&actor_tid[g][actor], self, __ATOMIC_RELEASE);
+	actor_of[self % PT_MAX_THREADS] = (uint16_t)((g + 1) << 8 | actor);
 	return 0;
 }
 
-/* Times each thread was chosen for an application slot (by tid modulo the pool). */
-static uint32_t turns[PT_MAX_THREADS];
-
-/* Spin (in the task's own slot) until the policy chooses the task again. No timer, no
- * interrupt: the slot's timing stays the application's own (an interrupt's latency would
- * depend on the phase of the loop it breaks into). The end of the slot evicts the spinner. */
+/* Spin (in the task's own slot) until the policy has chosen the task for a slot it has not
+ * taken yet, then take it. No timer, no interrupt: the slot's timing stays the application's
+ * own (an interrupt's latency would depend on the phase of the loop it breaks into). The end
+ * of the slot evicts the spinner. A turn given while the task was evicted on its way here is
+ * not lost: it is newer than the one it took. */
 int pt_df_end_slot(void)
 {
 	int self = pt_thread_self();
 	if (self <= 0)
 		return PT_EINVAL;
-	uint32_t *t = &turns[(uint32_t)self % PT_MAX_THREADS];
-	uint32_t seen = __atomic_load_n(t, __ATOMIC_ACQUIRE);
-	while (__atomic_load_n(t, __ATOMIC_ACQUIRE) == seen)
+	uint32_t i = (uint32_t)self % PT_MAX_THREADS;
+	while (__atomic_load_n(&turns[i], __ATOMIC_ACQUIRE) == taken[i])
 		;
+	taken[i] = __atomic_load_n(&turns[i], __ATOMIC_ACQUIRE);
 	return 0;
 }
 
@@ -114,13 +122,14 @@ int pt_df_end_slot(void)
  * actor's TSM says it may fire; any other thread whenever it is ready. */
 static bool tdm_eligible(uint32_t tid)
 {
-	for (uint32_t g = 0; g < pt_df_config.ngraphs && g < DF_MAX_GRAPHS; g++)
-		for (uint32_t a = 0; a < pt_df_config.graphs[g].graph.ntasks; a++)
-			if (__atomic_load_n(&actor_tid[g][a], __ATOMIC_ACQUIRE) == tid) {
-				struct pt_df_tsm *t = &pt_df_config.tsms[g];
-				return t->ops->eligible(t, a);
-			}
-	return true;
+	uint16_t ga = __atomic_load_n(&actor_of[tid % PT_MAX_THREADS], __ATOMIC_ACQUIRE);
+	if (!ga)
+		return true;
+	uint32_t g = (uint32_t)(ga >> 8) - 1, a = ga & 0xffu;
+	if (actor_tid[g][a] != tid) /* a later thread in the slot of a dead actor thread */
+		return true;
+	struct pt_df_tsm *t = &pt_df_config.tsms[g];
+	return t->ops->eligible(t, a);
 }
 
 /* The RTOS slot's decision is taken: its cost in cycles (from the policy's event). */
@@ -138,7 +147,8 @@ static const struct pt_tdm_hooks df_tdm_hooks = { tdm_eligible, tdm_decided };
 
 void pt_df_fired(uint32_t g, uint32_t actor)
 {
-	if (g >= pt_df_config.ngraphs || actor >= pt_df_config.graphs[g].graph.ntasks)
+	if (g >= pt_df_config.ngraphs || g >= DF_MAX_GRAPHS ||
+	    actor >= pt_df_config.graphs[g].graph.ntasks)
 		return;
 	const struct pt_df_graph *gr = &pt_df_config.graphs[g].graph;
 	const struct pt_df_task_desc *d = &gr->tasks[actor];
@@ -148,8 +158,7 @@ void pt_df_fired(uint32_t g, uint32_t actor)
 	for (uint32_t i = 0; i < d->nports; i++) /* inline TSM: the RTOS reports the counters */
 		t->ops->counter_changed(t, gr->ports[d->first_port + i].fifo);
 	graph_unlock(g, flags);
-	if (g < DF_MAX_GRAPHS)
-		pt_trace_emit(PT_EV_DATAFLOW_FIRE, actor_tid[g][actor], g << 16 | actor,
+	pt_trace_emit(PT_EV_DATAFLOW_FIRE, actor_tid[g][actor], g << 16 | actor,
 			      ++firings[g][actor]);
 }
 
@@ -164,6 +173,8 @@ static void df_boot(void)
 {
 	const struct pt_df_tsm_ops *ops =
 		pt_df_config.tsm_bitmap ? &pt_df_tsm_bitmap_ops : &pt_df_tsm_scan_ops;
+	if (pt_df_config.ngraphs > DF_MAX_GRAPHS)
+		fail("more graphs than DF_MAX_GRAPHS", "(all)");
 	for (uint32_t g = 0; g < pt_df_config.ngraphs; g++) {
 		const struct pt_df_graph_cfg *c = &pt_df_config.graphs[g];
 		for (uint32_t f = 0; f < c->graph.nfifos; f++) {

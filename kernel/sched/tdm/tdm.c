@@ -36,6 +36,9 @@ struct pt_tdm_ctx {
 	uint64_t entry_off[PT_TDM_MAX_SLOTS];     /* entry start within the period */
 	uint64_t ready;                           /* task indices queued (READY, not running) */
 	struct pt_sched_entity *ent[PT_TDM_MAX_TASKS]; /* seen by enqueue */
+	uint8_t index_of[PT_MAX_THREADS];         /* tid % PT_MAX_THREADS -> task index + 1: the
+						   * cost of every operation is the same for every
+						   * task (no search in the table) */
 	uint16_t pos[PT_TDM_MAX_APPS];            /* StS: table index; DyS: ring index to try first */
 	int32_t chosen;                           /* task of the current application slot, -1: idle */
 	int32_t pending;                          /* decided in the RTOS slot, -1: idle */
@@ -57,12 +60,11 @@ static struct pt_tdm_ctx *ctx_of(struct pt_sched *s) { return PT_SCHED_CTX(s, st
 
 static int32_t task_of(const struct pt_tdm_ctx *x, const struct pt_sched_entity *e)
 {
-	if (!x->cfg)
+	uint32_t k = x->index_of[e->tid % PT_MAX_THREADS];
+	/* a thread created later in the slot of a task's thread has another tid */
+	if (!k || x->cfg->task_tid[k - 1] != e->tid)
 		return -1;
-	for (uint32_t i = 0; i < x->cfg->ntasks; i++)
-		if (x->cfg->task_tid[i] == e->tid)
-			return (int32_t)i;
-	return -1;
+	return (int32_t)k - 1;
 }
 
 static void tdm_init(struct pt_sched *s)
@@ -84,9 +86,13 @@ static void tdm_init(struct pt_sched *s)
 		x->ent[i] = 0;
 	for (uint32_t i = 0; i < PT_TDM_MAX_APPS; i++)
 		x->pos[i] = 0;
+	for (uint32_t i = 0; i < PT_MAX_THREADS; i++)
+		x->index_of[i] = 0;
 	if (c && (c->nslots > PT_TDM_MAX_SLOTS || c->napps > PT_TDM_MAX_APPS ||
 		  c->ntasks > PT_TDM_MAX_TASKS))
 		x->cfg = c = 0; /* partita config never generates it: no wheel, the cpu idles */
+	for (uint32_t k = 0; c && k < c->ntasks; k++)
+		x->index_of[c->task_tid[k] % PT_MAX_THREADS] = (uint8_t)(k + 1);
 	for (uint32_t i = 0; c && i < c->nslots; i++) {
 		x->entry_off[i] = off;
 		off += c->rtos_slot_cycles + c->slot_cycles[i];

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from math import gcd
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -164,3 +165,17 @@ def test_csdf_repetition_counts_phases() -> None:
     g = Graph(("a", "b"), (Fifo("ab", "a", "b", (1, 2), (1,), 4),), {"a": 2})
     reps, issues = repetition_vector(g)
     assert issues == [] and reps == {"a": 2, "b": 3}
+
+
+def test_tdm_tables_name_each_thread_once(tmp_path: Path) -> None:
+    """The StS table may repeat a thread; the task table must not (the policy maps a thread
+    to one task index)."""
+    from partita.config import load_resolved
+    from partita.config.gen import generate_c
+
+    root = Path(__file__).resolve().parents[3]
+    r = load_resolved(root / "tests/system/dataflow/df_both.yaml")
+    c = generate_c(r)
+    line = next(ln for ln in c.splitlines() if ln.startswith("static const uint32_t tdm0_tids"))
+    assert line.count("/* src */") == 1, line
+    assert "static const uint16_t tdm0_order0[] = { 0, 0, 1, 2 };" in c

@@ -57,9 +57,11 @@ def _tdm_tables(r: Resolved, i: int, tdm: TdmCfg) -> list[str]:
     """The wheel of TDM instance i (struct pt_tdm_cfg, kernel/sched/tdm). Times in cycles."""
     cyc = [sl.length_ns >> r.icount_shift for sl in tdm.slots]
     apps = [a.name for a in tdm.apps]
-    tasks: list[str] = []
+    tasks: list[str] = []  # each thread once, in order of first appearance
     for a in tdm.apps:
-        tasks += [n for n in a.order if n not in tasks]
+        for n in a.order:
+            if n not in tasks:
+                tasks.append(n)
     out = []
     for ai, a in enumerate(tdm.apps):
         out.append(f"static const uint16_t tdm{i}_order{ai}[] = {{ "

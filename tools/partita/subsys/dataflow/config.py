@@ -30,6 +30,7 @@ from partita.subsys.dataflow import sdf
 Name = Annotated[str, Field(min_length=1, max_length=15, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 MAX_PHASES = 16  # PT_DF_MAX_PHASES
 MAX_TASKS = 64   # PT_DF_MAX_TASKS
+MAX_GRAPHS = 16  # DF_MAX_GRAPHS (subsys/dataflow/dataflow.c)
 Rates = Annotated[list[Annotated[int, Field(ge=0, le=1 << 20)]],
                   Field(min_length=1, max_length=MAX_PHASES)]
 
@@ -75,7 +76,7 @@ class GraphCfg(Strict):
 
 class DataflowCfg(Strict):
     tsm: Tsm = Tsm.scan
-    graphs: list[GraphCfg] = Field(default_factory=list)
+    graphs: list[GraphCfg] = Field(default_factory=list, max_length=MAX_GRAPHS)
 
     @model_validator(mode="after")
     def _unique_graphs(self) -> DataflowCfg:
