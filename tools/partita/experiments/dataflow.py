@@ -8,7 +8,9 @@ by k parallel FIFOs (each task has 2k FIFOs), one token per FIFO circulating, so
 task is eligible at a time. StS: the table follows the tokens (every decision considers one
 task with 2k FIFOs). DyS: the round robin runs against the tokens, so every decision checks all
 m tasks before it finds the eligible one (the paper's worst case). Every application has its
-own slot of one wheel of one hart; a boot measures several points.
+own slot of one wheel of one hart; a boot measures several points. Besides, the paper's
+Fig. 13 shape (10 tasks, 9 FIFOs, T2 with 9 of them) under StS: the actual-case cost per task
+(`sts_fig13.csv`, the paper's Fig. 15: WCET 846 at T2, shortest 266).
 
 Measured: the RTOS_SLOT trace event's cost, cycles from the RTOS slot's timer event in the
 kernel to the decision's end (the eviction of the task that ran, the switch, the scheduling
@@ -61,11 +63,32 @@ def _app(name: str, gi: int, m: int, k: int, cpu: int, dys: bool
     return graph, app, threads
 
 
+FIG13_FIFOS = (1, 9, 1, 1, 1, 1, 1, 1, 1, 1)  # FIFOs of T1..T10 in the fig13 application
+
+
+def _fig13() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """The paper's Fig. 13 shape: 10 tasks, 9 FIFOs, T2 the task with the most: T1 -> T2, and
+    T2 -> T3..T10. The StS table T1..T10 follows the data."""
+    actors = [f"T{i}" for i in range(1, 11)]
+    fifos = [{"name": "f1", "producer": "T1", "consumer": "T2", "produce": [1],
+              "consume": [1], "size": 1}]
+    fifos += [{"name": f"f{i}", "producer": "T2", "consumer": f"T{i}", "produce": [1],
+               "consume": [1], "size": 1} for i in range(3, 11)]
+    graph = {"name": "fig13", "actors": [{"name": a, "cpu": 0} for a in actors],
+             "fifos": fifos}
+    app = {"name": "fig13", "mode": "sts", "order": actors}
+    threads = [{"name": a, "entry": "df_bench_actor", "kind": "aperiodic", "arg": i,
+                "scheduler": "tdm0"} for i, a in enumerate(actors)]
+    return graph, app, threads
+
+
 def _points(policy: str, k: int = 0) -> list[tuple[int, int, int]]:
     """(m, k, cpu) of every application of a run. One hart per run: under icount QEMU runs
     harts in turns, and a timer interrupt waits for its hart's turn (docs/kernel.md)."""
     if policy == "sts":
         return [(STS_TASKS, kk, 0) for kk in STS_K]
+    if policy == "fig13":
+        return [(10, 0, 0)]
     return [(m, k, 0) for m in DYS_M]
 
 
@@ -75,7 +98,8 @@ def config(policy: str, tsm: str, run_ms: int = 20, k: int = 0) -> dict[str, Any
     graphs, threads = [], []
     apps: dict[int, list[dict[str, Any]]] = {c: [] for c in range(ncpus)}
     for gi, (m, k, cpu) in enumerate(pts):
-        g, a, t = _app(f"a{gi}", gi, m, k, cpu, policy == "dys")
+        g, a, t = (_fig13() if policy == "fig13"
+                   else _app(f"a{gi}", gi, m, k, cpu, policy == "dys"))
         graphs.append(g)
         apps[cpu].append(a)
         threads += t
@@ -104,6 +128,7 @@ def _boot(item: tuple[str, str, int], out: Path, run_ms: int) -> dict[str, Any]:
         if not r.ok or r.area is None:
             raise RuntimeError(f"{cfg}: {r.describe()}")
         costs: dict[int, list[int]] = {}
+        by_task: dict[int, list[int]] = {}  # task index in its application -> costs
         fires: dict[int, int] = {}
         pts = _points(policy, k)
         index: dict[tuple[int, int], int] = {}  # (cpu, application of its wheel) -> point
@@ -122,11 +147,16 @@ def _boot(item: tuple[str, str, int], out: Path, run_ms: int) -> dict[str, Any]:
                 if seen[i] <= pts[i][0] + 2:  # boot and the round in which actors bind
                     continue
                 costs.setdefault(i, []).append(int(x["arg0"]) & 0xffffffff)
+                if int(x["tid"]):  # threads are in application order, after the idle ones
+                    first = doc["ncpus"] + 1 + sum(pts[j][0] for j in range(i))
+                    by_task.setdefault(int(x["tid"]) - first, []).append(
+                        int(x["arg0"]) & 0xffffffff)
             fires_ev = recs[recs["type"] == DataflowEv.FIRE]
             for x in fires_ev:
                 gi = int(x["arg0"]) >> 16
                 fires[gi] = fires.get(gi, 0) + 1
-        return {"policy": policy, "tsm": tsm, "k": k, "costs": costs, "fires": fires}
+        return {"policy": policy, "tsm": tsm, "k": k, "costs": costs, "fires": fires,
+                "by_task": by_task}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -137,11 +167,19 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False,
     and per (DyS, FIFOs per task, TSM)."""
     del seed, sets
     out.mkdir(parents=True, exist_ok=True)
-    work = [("sts", t, 0) for t in TSMS] + [("dys", t, k) for k in DYS_K for t in TSMS]
+    work = [("sts", t, 0) for t in TSMS] + [("dys", t, k) for k in DYS_K for t in TSMS] + \
+        [("fig13", t, 0) for t in TSMS]
     res = map_work(functools.partial(_boot, out=out, run_ms=run_ms), work, min(jobs, 2),
                    "dataflow", quiet, executor)
     rows = []
+    fig13 = []
     for r in res:
+        if r["policy"] == "fig13":
+            for t, c in sorted(r["by_task"].items()):
+                fig13.append({"tsm": r["tsm"], "task": f"T{t + 1}", "fifos": FIG13_FIFOS[t],
+                              "decisions": len(c), "worst_cycles": max(c),
+                              "min_cycles": min(c), "mean_cycles": round(sum(c) / len(c), 1)})
+            continue
         for i, (m, k, _) in enumerate(_points(r["policy"], r["k"])):
             c = np.array(r["costs"].get(i, [0]))
             rows.append({"policy": r["policy"], "tsm": r["tsm"], "tasks": m,
@@ -153,6 +191,10 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False,
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+    with (out / "sts_fig13.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(fig13[0]))
+        w.writeheader()
+        w.writerows(fig13)
     _plot(out, rows)
     return path
 
