@@ -181,6 +181,39 @@ void hal_spin_pause(void)
 	end_turn();
 }
 
+/*
+ * Exact alignment (hal.h). A coarse loop reads the counter until at most SPIN_SLED cycles
+ * are left; where it stops depends on the phase of its iterations, so the rest is spent in a
+ * straight line whose length is computed from the last reading: a jump into a sled of
+ * SPIN_SLED nops (4 bytes each, no compressed forms) that runs exactly `left - SPIN_FIXED`
+ * of them. Under icount one instruction is one cycle, so the return comes a constant number
+ * of cycles after the deadline. M-mode timer housekeeping (the horizon) is not masked: it
+ * comes at fixed times, the same in every run.
+ */
+#define SPIN_SLED 64
+#define SPIN_FIXED 8 /* instructions from the last reading to the sled, an upper bound */
+void hal_spin_until(uint64_t deadline_cycles)
+{
+	unsigned long f = hal_irq_save();
+	while (hal_cycles() + SPIN_SLED - SPIN_FIXED < deadline_cycles)
+		;
+	uint64_t now = hal_cycles();
+	if (now < deadline_cycles) {
+		uint64_t left = deadline_cycles - now; /* <= SPIN_SLED - SPIN_FIXED */
+		uint64_t skip = SPIN_SLED - (left < SPIN_FIXED ? 0 : left - SPIN_FIXED);
+		__asm__ volatile(".option push\n\t.option norvc\n\t"
+				 "la t0, 1f\n\t"
+				 "slli t1, %0, 2\n\t"
+				 "add t0, t0, t1\n\t"
+				 "jr t0\n\t"
+				 "1:\n\t"
+				 ".rept 64\n\tnop\n\t.endr\n\t"
+				 ".option pop"
+				 : : "r"(skip) : "t0", "t1", "memory");
+	}
+	hal_irq_restore(f);
+}
+
 void hal_wait_for_interrupt(void)
 {
 	csr_set(sstatus, SSTATUS_SIE);

@@ -44,6 +44,55 @@ def parse_colors(
     return out, problems
 
 
+def _check_tdm(cfg: SystemCfg, i: int, s: SchedulerCfg) -> list[Problem]:
+    """A tdm instance: one cpu, a wheel; its threads aperiodic, each in one application's
+    order; every slot names an application."""
+    base = ("schedulers", i)
+    if s.policy != Policy.tdm:
+        return [Problem((*base, "tdm"), "a tdm: wheel belongs to policy tdm only")] \
+            if s.tdm is not None else []
+    if s.tdm is None:
+        return [Problem(base, f"scheduler {s.name}: policy tdm needs a tdm: wheel "
+                        "(rtos_slot, slots, apps)")]
+    out = []
+    if len(s.cpus) != 1:
+        out.append(Problem((*base, "cpus"), "a tdm instance schedules exactly one cpu"))
+    mine = {t.name: t for t in cfg.threads if scheduler_of(cfg, t) is s}
+    apps = [a.name for a in s.tdm.apps]
+    owner: dict[str, str] = {}
+    for ai, a in enumerate(s.tdm.apps):
+        if apps.count(a.name) > 1 and apps.index(a.name) != ai:
+            out.append(Problem((*base, "tdm", "apps", ai, "name"),
+                               f"application {a.name!r} named twice"))
+        for oi, name in enumerate(a.order):
+            if name not in mine:
+                out.append(Problem((*base, "tdm", "apps", ai, "order", oi),
+                                   f"application {a.name}: {name!r} is not a thread of "
+                                   f"scheduler {s.name}{did_you_mean(name, mine)}"))
+            elif owner.setdefault(name, a.name) != a.name:
+                out.append(Problem((*base, "tdm", "apps", ai, "order", oi),
+                                   f"thread {name} is in applications {owner[name]} and "
+                                   f"{a.name}: a task belongs to one application"))
+    for name, t in mine.items():
+        if name not in owner:
+            out.append(Problem((*base, "tdm", "apps"),
+                               f"thread {name} of scheduler {s.name} is in no application's "
+                               "order: it would never run"))
+        elif t.task is not None:
+            out.append(Problem((*base, "tdm", "apps"),
+                               f"thread {name}: a tdm task is aperiodic (kind: aperiodic): "
+                               "the wheel, not a period, decides when it runs"))
+    for si, sl in enumerate(s.tdm.slots):
+        if sl.app not in apps:
+            out.append(Problem((*base, "tdm", "slots", si, "app"),
+                               f"no application {sl.app!r}{did_you_mean(sl.app, apps)}"))
+    for a in apps:
+        if not any(sl.app == a for sl in s.tdm.slots):
+            out.append(Problem((*base, "tdm", "apps"),
+                               f"application {a} has no slot in the wheel"))
+    return out
+
+
 def scheduler_of(cfg: SystemCfg, t: ThreadCfg) -> SchedulerCfg | None:
     """The thread's scheduler instance: named, or implied by its cpu, or the only one."""
     if t.scheduler is not None:
@@ -94,6 +143,7 @@ def _check_schedulers(cfg: SystemCfg) -> list[Problem]:
         if s.policy == Policy.fp and len(s.cpus) != 1:
             out.append(Problem(("schedulers", i, "cpus"),
                                "an fp instance schedules exactly one cpu"))
+        out += _check_tdm(cfg, i, s)
         if s.rr_slice_ns and s.policy != Policy.fp:
             out.append(Problem(("schedulers", i, "rr_slice"), "round-robin slice is fp only"))
         if s.partition is not None and s.policy != Policy.edf:

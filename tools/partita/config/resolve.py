@@ -17,7 +17,7 @@ from partita.config.colormap import color_map
 from partita.config.errors import Problem
 from partita.config.partition import NoFit, assign
 from partita.config.quotas import QUOTA_KEYS, UNLIMITED, default_quotas
-from partita.config.schema import Policy, Role, SystemCfg
+from partita.config.schema import Policy, Role, SystemCfg, TdmCfg
 from partita.model import Task
 
 DM_BASE_PRIORITY = 16  # first priority handed out by deadline-monotonic assignment
@@ -55,6 +55,7 @@ class RSched(Frozen):
     cpus: list[int]
     rr_slice_ns: int
     origin: str  # scheduler name in the YAML (differs for expanded P-EDF instances)
+    tdm: TdmCfg | None = None  # policy tdm: its wheel
 
 
 class RPartition(Frozen):
@@ -156,7 +157,7 @@ def _expand_schedulers(cfg: SystemCfg) -> tuple[list[RSched], dict[tuple[str, in
             for cpu in s.cpus:
                 index[(s.name, cpu)] = len(scheds)
             scheds.append(RSched(name=s.name, policy=s.policy.value, cpus=sorted(s.cpus),
-                                 rr_slice_ns=s.rr_slice_ns, origin=s.name))
+                                 rr_slice_ns=s.rr_slice_ns, origin=s.name, tdm=s.tdm))
     return scheds, index
 
 

@@ -38,6 +38,12 @@ class Policy(StrEnum):
     fp = "fp"
     edf = "edf"
     gedf = "gedf"
+    tdm = "tdm"
+
+
+class TdmMode(StrEnum):
+    sts = "sts"  # static order: the next task of the table; idle if it is not eligible
+    dys = "dys"  # dynamic: round robin until an eligible task is found
 
 
 class Heuristic(StrEnum):
@@ -142,11 +148,59 @@ class CpuCfg(Strict):
     role: Role = Role.app
 
 
+def _durations(data: Any, bases: tuple[str, ...]) -> Any:
+    """`<base>_<unit>` -> `<base>_ns` inside a nested block (the loader converts only the
+    top-level lists)."""
+    from partita.config.units import convert
+
+    if isinstance(data, dict):
+        data = dict(data)
+        errors = convert(data, bases)
+        if errors:
+            raise ValueError("; ".join(f"{e.key}: {e}" for e in errors))
+    return data
+
+
+class TdmSlotCfg(Strict):
+    """One application slot of the wheel (each follows an RTOS slot)."""
+
+    app: Name
+    length_ns: int = Field(ge=1000, le=1 << 40)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _units(cls, data: Any) -> Any:
+        return _durations(data, ("length",))
+
+
+class TdmAppCfg(Strict):
+    name: Name
+    mode: TdmMode = TdmMode.sts
+    order: list[Name] = Field(min_length=1, max_length=64,
+                              description="StS: the static table (threads, may repeat); "
+                              "DyS: the round-robin ring")
+
+
+class TdmCfg(Strict):
+    """The two-level TDM wheel of a `policy: tdm` instance (kernel/sched/tdm)."""
+
+    rtos_slot_ns: int = Field(ge=1000, le=1 << 40,
+                              description="constant RTOS slot before each application slot")
+    slots: list[TdmSlotCfg] = Field(min_length=1, max_length=32)
+    apps: list[TdmAppCfg] = Field(min_length=1, max_length=16)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _units(cls, data: Any) -> Any:
+        return _durations(data, ("rtos_slot",))
+
+
 class SchedulerCfg(Strict):
     name: Name
     policy: Policy
     cpus: list[int] = Field(min_length=1)
     rr_slice_ns: int = Field(default=0, ge=0, description="FP round-robin slice; 0 = off")
+    tdm: TdmCfg | None = Field(default=None, description="the wheel of a tdm instance")
     partition: Heuristic | None = Field(
         default=None, description="P-EDF: off-line assignment of unpinned threads to cpus"
     )

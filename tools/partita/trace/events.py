@@ -65,7 +65,15 @@ class IoEv(IntEnum):
     CONSOLE = 53
 
 
+class DataflowEv(IntEnum):
+    """Events of subsystem dataflow (enum pt_dataflow_trace_event)."""
+
+    FIRE = 96
+    RTOS_SLOT = 97
+
+
 SUBSYS_RANGES: dict[str, tuple[int, int]] = {
     "spm": (32, 16),
     "io": (48, 16),
+    "dataflow": (96, 16),
 }
