@@ -9,6 +9,9 @@
  * (Partita's native order), high_first = 255 is the highest. Among equal priorities: FIFO,
  * i.e. round robin when the client rotates the running thread (SUSPEND + RESUME).
  *
+ * Every reply carries val[1] = the slot's best ready handle after the command (as the
+ * published word PT_SCHEDSVC_PUB_NEXT).
+ *
  * Every command costs the service constant time (a bitmap over 256 levels, doubly linked
  * FIFO per level; no loop over threads or levels).
  */
@@ -35,7 +38,7 @@ enum pt_schedsvc_op {
 				      * SUSPEND / RESUME, TAG any; LEVEL read-only) */
 };
 
-enum pt_schedsvc_state {
+enum pt_schedsvc_thread_state {
 	PT_SCHEDSVC_FREE = 0,      /* handle unused */
 	PT_SCHEDSVC_SUSPENDED = 1, /* known, not ready (blocked, suspended or running) */
 	PT_SCHEDSVC_READY = 2,     /* in the ready set */
@@ -43,7 +46,7 @@ enum pt_schedsvc_state {
 
 enum pt_schedsvc_attr {
 	PT_SCHEDSVC_ATTR_PRIO = 0,  /* configured priority 0..255 */
-	PT_SCHEDSVC_ATTR_STATE = 1, /* enum pt_schedsvc_state */
+	PT_SCHEDSVC_ATTR_STATE = 1, /* enum pt_schedsvc_thread_state */
 	PT_SCHEDSVC_ATTR_TAG = 2,   /* the client's word (the kernel: its thread id) */
 	PT_SCHEDSVC_ATTR_LEVEL = 3, /* internal level, 0 = most urgent (read-only) */
 };
