@@ -15,6 +15,7 @@
 #include "fake_hal.h"
 #include <partita/coproc.h>
 #include <partita/api.h>
+#include <partita/config.h>
 #include "sched/offload/schedsvc.h"
 
 /* offload.c (linked for the property harness's sake) reports a missing binding with it */
@@ -24,6 +25,7 @@ _Noreturn void pt_panic(const char *fmt, ...)
 	abort();
 }
 const struct pt_coproc_binding pt_coproc_sched_binding[1];
+const struct pt_system_cfg pt_config;
 
 /* ---- the fake service: slot k accumulates ---- */
 enum { ACC_ADD = 1, ACC_GET = 2 };
