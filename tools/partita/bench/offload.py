@@ -51,6 +51,8 @@ def table(inline: list[Result], off: list[Result]) -> tuple[str, list[dict[str, 
                 continue
             ma, sa, _ = stats(a)
             mb, sb, cp = stats(b)
+            if "sum" not in a.extra or "sum" not in b.extra:
+                continue  # an image without the sums (apps/bench before them)
             rows.append(f"| {op} | {'yes' if d else 'no'} | {n} | {ma:.0f} ± {sa:.1f} "
                         f"| {mb:.0f} ± {sb:.1f} | {mb - cp:.0f} | {cp:.0f} | {mb / ma:.2f} "
                         f"| {b.reps} |")
