@@ -73,6 +73,12 @@ def _run_once(cfg: Path, out: Path) -> RunResult:
 # (`offload`: every fp instance scheduled by a scheduler coprocessor on one extra hart,
 # partita.subsys.coproc.variant; docs/offload.md). The tests themselves are not copied.
 FP_IMPL_SUBJECTS = ("fp", "rr", "api")
+# Offloaded variants known not to pass, and why (docs/offload.md, "Not passing").
+OFFLOAD_XFAIL = {
+    "smoke": "its G-EDF cluster (cpus 2-3, not offloaded) shares QEMU's icount clock with the "
+             "extra coprocessor hart and the fp harts' waits for it: bits_u completes 39 of 40 "
+             "jobs with 10 deadline misses (timing, not a scheduling decision)",
+}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -89,7 +95,8 @@ def fp_impl(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def boot(fp_impl: str, session_boot: Callable[..., RunResult],
-         tmp_path_factory: pytest.TempPathFactory) -> Callable[..., RunResult]:
+         tmp_path_factory: pytest.TempPathFactory,
+         request: pytest.FixtureRequest) -> Callable[..., RunResult]:
     """session_boot, or (fp_impl = offload) the same on the offloaded variant of the
     configuration."""
     if fp_impl == "inline":
@@ -100,6 +107,8 @@ def boot(fp_impl: str, session_boot: Callable[..., RunResult],
 
     def _boot(name: str, tag: str = "") -> RunResult:
         cfg = config_path(name) if not name.endswith(".yaml") else Path(name)
+        if cfg.stem in OFFLOAD_XFAIL:  # runs, and is reported as XFAIL / XPASS
+            request.node.add_marker(pytest.mark.xfail(reason=OFFLOAD_XFAIL[cfg.stem]))
         with open(where.parent / ".offload-variants.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             path = write_offload_variant(cfg, where)
