@@ -36,6 +36,7 @@ _MODULES: dict[str, str] = {
     "spm": "partita.subsys.spm.plugin",
     "cache_model": "partita.subsys.cachemodel.plugin",
     "dataflow": "partita.subsys.dataflow.plugin",
+    "coproc": "partita.subsys.coproc.plugin",
 }
 
 # Timing models: QEMU plugins a run can load (`partita run --model NAME`), each configured by
