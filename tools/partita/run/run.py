@@ -22,8 +22,26 @@ from pathlib import Path
 from typing import Any
 
 from partita.config import load_resolved
-from partita.run.build import ROOT, Build, add_app_dir_argument, build, locked, report_errors
-from partita.run.qemu import BootResult, TraceDrainer, boot, gdb_args, gdb_command, read_trace_area
+from partita.run.build import (
+    ROOT,
+    Build,
+    BuildError,
+    add_app_dir_argument,
+    build,
+    locked,
+    report_errors,
+)
+from partita.run.qemu import (
+    QEMU,
+    BootResult,
+    DeviceQemuError,
+    TraceDrainer,
+    boot,
+    device_qemu,
+    gdb_args,
+    gdb_command,
+    read_trace_area,
+)
 from partita.trace.format import Area, TraceFormatError
 from partita.trace.stats import TaskStats
 from partita.trace.timeline import Timeline
@@ -157,6 +175,15 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
                   flush=True)
         for _, m in models:
             extra += m.qemu_args(system, b.elf, b.ram_file, out)
+        qemu: str | Path = QEMU
+        devices = subsys.qemu_devices(system.subsys)
+        if devices:  # an emulated device: the QEMU built with Partita's device models
+            try:
+                qemu = device_qemu(quiet=not echo)
+            except DeviceQemuError as e:
+                raise BuildError(str(e)) from None
+            for d in devices:
+                extra += ["-device", d]
         try:
             drainer: TraceDrainer | None = TraceDrainer(b.ram_file, b.elf) if drain else None
         except TraceFormatError:
@@ -166,7 +193,7 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
                    timeout_s=None if gdb_port is not None
                    else timeout_s or default_timeout(system.run_for_ns),
                    console_file=out / "console.log", echo=echo, extra_args=extra,
-                   poll=drainer.poll if drainer else None)
+                   poll=drainer.poll if drainer else None, qemu=qemu)
         try:
             area = drainer.area() if drainer else read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:
