@@ -38,6 +38,11 @@ test_svc_ring_SRCS := kernel/svc/ring.c kernel/svc/console.c
 test_svc_lock_SRCS := kernel/svc/lock.c kernel/svc/wait.c
 test_svc_lifecycle_SRCS := kernel/svc/svc.c kernel/svc/wait.c
 test_cachesim_SRCS := tools/cachesim/cache_model.c
+# coproc/: the coprocessor interface (subsys/coproc) with a fake service and the scheduler
+# service (kernel/sched/offload/schedsvc.c)
+COPROC_SRCS := subsys/coproc/coproc.c kernel/svc/ring.c kernel/svc/lock.c kernel/svc/wait.c \
+	kernel/sched/offload/schedsvc.c
+test_coproc_SRCS := $(COPROC_SRCS)
 # core/test_core: the job and dispatch logic of kernel/core (the real scheduler core, job and
 # time code, policies and trace writer) against the fake HAL
 CORE_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c \
