@@ -50,6 +50,7 @@
  *   5 RESUME_HEAD joins it ahead of its equals (a preempted thread keeps its place)
  *   6 SET_PRIO    a ready thread goes behind its new equals
  *   7 GET_ATTR    attribute 0 PRIO, 1 STATE, 2 TAG, 3 LEVEL (0 = most urgent) into RESULT[i]
+ *                 (STATE of a free tid reads 0 = FREE; the others are errors)
  *   8 SET_ATTR    PRIO as SET_PRIO, STATE as SUSPEND / RESUME, TAG any; LEVEL is read-only
  *   9 YIELD       a ready thread goes behind its equals (round robin)
  * Errors (STATUS[7:0]): 1 bad opcode, 3 tid in use, 4 no such thread, 5 bad state, 6 bad or
@@ -273,6 +274,11 @@ static unsigned ps_command(PartitaSchedState *s, PSInstance *in, uint64_t cmd)
         return E_OK;
     }
     if (th->state == ST_FREE) {
+        /* The state of any slot can be read (FREE): how a client finds a free tid. */
+        if (op == OP_GET_ATTR && arg == A_STATE) {
+            in->result = ST_FREE;
+            return E_OK;
+        }
         return E_NO_THREAD;
     }
     switch (op) {

@@ -184,8 +184,13 @@ static unsigned ref_apply(struct ref *r, unsigned op, unsigned tid, unsigned arg
 			ref_enqueue(r, tid, false);
 		return E_OK;
 	}
-	if (x->state == ST_FREE)
+	if (x->state == ST_FREE) {
+		if (op == OP_GET_ATTR && arg == A_STATE) {
+			r->result = ST_FREE;
+			return E_OK;
+		}
 		return E_NO_THREAD;
+	}
 	switch (op) {
 	case OP_DELETE:
 		ref_dequeue(r, tid);
