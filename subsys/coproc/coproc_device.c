@@ -10,9 +10,10 @@
  *   read   published word PT_SCHEDSVC_PUB_NEXT / _NREADY = one load of NEXT[k] / NREADY[k];
  *   nudge  nothing to wait for.
  * The device's errors become the service's (schedsvc.c): a busy or free handle PT_ESTATE,
- * anything else malformed PT_EINVAL. Arguments the command word cannot carry (a handle past
- * PT_SCHEDSVC_MAX_THREADS, a priority past 255, a value or tag of 2^32 or more) are refused
- * here with PT_EINVAL and never reach the device.
+ * anything else malformed PT_EINVAL; every reply equals schedsvc.c's (tests/system/qemudev/
+ * backend.c checks it) except for a tag of 2^32 or more, which the device cannot hold
+ * (PT_EINVAL, never sent). Operations outside the service's protocol (the device's own
+ * YIELD) and handles past PT_SCHEDSVC_MAX_THREADS are refused here with PT_EINVAL.
  *
  * Boot resets the device and sets its priority order; with no device at the configured base
  * the first access faults (a kernel panic naming the address).
@@ -64,35 +65,53 @@ static void device_boot(struct pt_coproc *c)
 	device_ok[c->id % PT_COPROC_MAX] = ld32(c, DEV_ID) == DEV_ID_VALUE;
 }
 
-/* The command word of `req`, or 0 when the device cannot carry it (the reply: PT_EINVAL). */
+/*
+ * The command word of `req`, or 0 when the device cannot carry it (the reply: PT_EINVAL).
+ * Out-of-range arguments are sent in a form the device refuses for the same reason, so that
+ * it still checks the handle's state first and answers as schedsvc.c does (PT_ESTATE for a
+ * free or busy handle, else PT_EINVAL): a priority past 255 travels as SET_ATTR PRIO with the
+ * (saturated) 32-bit value, a bad CREATE prio or state as state 0xff, an attribute past 255 as
+ * attribute 0xff. Only a tag of 2^32 or more cannot be sent at all.
+ */
 static uint64_t command_word(const struct pt_coproc_req *req)
 {
 	const uint64_t *a = req->args;
-	uint64_t arg = 0, state = 0, value = 0;
+	uint64_t op = req->op, arg = 0, state = 0, value = 0;
 
-	if (a[0] >= PT_SCHEDSVC_MAX_THREADS || req->op == 0 || req->op > 0xff)
+	if (a[0] >= PT_SCHEDSVC_MAX_THREADS || op < PT_SCHEDSVC_CREATE || op > PT_SCHEDSVC_SET_ATTR)
 		return 0;
-	switch (req->op) {
+	switch (op) {
 	case PT_SCHEDSVC_CREATE: /* handle, prio, state, tag */
-		if (a[1] > 0xff || a[2] > 0xff || a[3] > UINT32_MAX)
+		if (a[3] > UINT32_MAX)
 			return 0;
-		arg = a[1], state = a[2], value = a[3];
+		if (a[1] > 0xff || a[2] > 0xff)
+			state = 0xff;
+		else
+			arg = a[1], state = a[2];
+		value = a[3];
 		break;
 	case PT_SCHEDSVC_SET_PRIO: /* handle, prio */
+		if (a[1] > 0xff) {
+			op = PT_SCHEDSVC_SET_ATTR;
+			arg = PT_SCHEDSVC_ATTR_PRIO;
+			value = a[1] > UINT32_MAX ? UINT32_MAX : a[1];
+		} else {
+			arg = a[1];
+		}
+		break;
 	case PT_SCHEDSVC_GET_ATTR: /* handle, attr */
-		if (a[1] > 0xff)
-			return 0;
-		arg = a[1];
+		arg = a[1] > 0xff ? 0xff : a[1];
 		break;
 	case PT_SCHEDSVC_SET_ATTR: /* handle, attr, value */
-		if (a[1] > 0xff || a[2] > UINT32_MAX)
+		arg = a[1] > 0xff ? 0xff : a[1];
+		if (a[2] > UINT32_MAX && arg == PT_SCHEDSVC_ATTR_TAG)
 			return 0;
-		arg = a[1], value = a[2];
+		value = a[2] > UINT32_MAX ? UINT32_MAX : a[2];
 		break;
-	default: /* DELETE, SUSPEND, RESUME, RESUME_HEAD: handle; others: the device refuses */
+	default: /* DELETE, SUSPEND, RESUME, RESUME_HEAD: handle */
 		break;
 	}
-	return req->op | a[0] << 8 | arg << 16 | state << 24 | value << 32;
+	return op | a[0] << 8 | arg << 16 | state << 24 | value << 32;
 }
 
 static int device_post(struct pt_coproc *c, uint32_t client, const struct pt_coproc_req *req)

@@ -18,6 +18,7 @@ import pytest
 from partita.run.qemu import QEMU, device_qemu
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
 BASE = 0x10200000
 
 
@@ -26,15 +27,30 @@ def qemu() -> Path:
     return device_qemu(quiet=True)
 
 
-@pytest.fixture(scope="module")
-def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    elf = tmp_path_factory.mktemp("probe") / "probe.elf"
+def _bare_metal(out: Path, *sources: Path) -> Path:
+    """A bare-metal image of start.S + `sources` (M-mode, hart 0, at the start of RAM)."""
     subprocess.run(["riscv64-unknown-elf-gcc", "-march=rv64imac_zicsr_zifencei", "-mabi=lp64",
                     "-mcmodel=medany", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror",
                     "-ffreestanding", "-nostdlib", "-Wl,--no-warn-rwx-segments",
-                    "-T", str(HERE / "probe.ld"), "-o", str(elf),
-                    str(HERE / "start.S"), str(HERE / "probe.c")], check=True)
-    return elf
+                    f"-I{ROOT / 'kernel/include'}", f"-I{ROOT / 'kernel/sched/offload'}",
+                    "-T", str(HERE / "probe.ld"), "-o", str(out), str(HERE / "start.S"),
+                    *map(str, sources)], check=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _bare_metal(tmp_path_factory.mktemp("probe") / "probe.elf", HERE / "probe.c")
+
+
+@pytest.fixture(scope="module")
+def backend(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """backend.c with the coprocessor runtime, both back ends and the scheduler service."""
+    return _bare_metal(tmp_path_factory.mktemp("backend") / "backend.elf",
+                       HERE / "backend.c", *(ROOT / f for f in (
+                           "subsys/coproc/coproc.c", "subsys/coproc/coproc_device.c",
+                           "kernel/svc/ring.c", "kernel/svc/lock.c",
+                           "kernel/sched/offload/schedsvc.c")))
 
 
 def boot(qemu: str | Path, elf: Path, *device: str, shift: int = 0) -> subprocess.CompletedProcess:
@@ -80,6 +96,17 @@ def test_two_devices(qemu: Path, probe: Path) -> None:
     r = boot(qemu, probe, f"partita-sched,addr={BASE:#x},instances=2",
              "partita-sched,addr=0x10300000")
     assert r.returncode == 0 and "probe: PASS" in r.stdout, r.stdout + r.stderr
+
+
+def test_device_back_end_answers_as_the_service(qemu: Path, backend: Path) -> None:
+    """The coproc back end `device` (subsys/coproc/coproc_device.c) gives the same replies and
+    published words as the scheduler service (schedsvc.c, inline back end) for 8000 random
+    requests in both priority orders, with and without replies (backend.c)."""
+    r = boot(qemu, backend, f"partita-sched,addr={BASE:#x},instances=2")
+    out = r.stdout + r.stderr
+    assert r.returncode == 0 and "backend: PASS" in out, out
+    m = re.search(r"non-blocking post: device (\d+), inline service (\d+)", out)
+    assert m and int(m[1]) < int(m[2]), out
 
 
 def test_debian_qemu_has_no_device() -> None:
