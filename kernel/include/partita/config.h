@@ -21,6 +21,7 @@ enum pt_policy_id {
 	PT_POLICY_FP = 1,   /* fixed priority preemptive, optional round-robin slice */
 	PT_POLICY_EDF = 2,  /* EDF on one core (P-EDF = EDF per core + off-line partitioning) */
 	PT_POLICY_GEDF = 3, /* global EDF over a cluster */
+	PT_POLICY_OFFLOAD = 4, /* fixed priority in a scheduler coprocessor (kernel/sched/offload) */
 };
 
 enum pt_thread_kind {

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 _MODULES: dict[str, str] = {
     "spm": "partita.subsys.spm.plugin",
     "cache_model": "partita.subsys.cachemodel.plugin",
+    "coproc": "partita.subsys.coproc.plugin",
 }
 
 # Timing models: QEMU plugins a run can load (`partita run --model NAME`), each configured by
