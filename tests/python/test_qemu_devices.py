@@ -110,3 +110,42 @@ def test_command_names_the_binary(tmp_path: Path) -> None:
     assert command(tmp_path / "k", tmp_path / "r", 64, 1, 0)[0] == QEMU
     assert command(tmp_path / "k", tmp_path / "r", 64, 1, 0, DEVICE_QEMU)[0] == str(DEVICE_QEMU)
     assert DEVICE_QEMU == ROOT / "build/qemu/bin/qemu-system-riscv64"
+
+
+def _cfg(tmp_path: Path, coproc: str) -> Path:
+    cfg = tmp_path / "dev.yaml"
+    cfg.write_text((ROOT / "tests/system/fp/sys_fp.yaml").read_text()
+                   .replace("policy: fp", "policy: offload") + f"\ncoproc: {coproc}\n")
+    return cfg
+
+
+def test_coproc_backend_device_gives_its_device(tmp_path: Path) -> None:
+    from partita.config import load_resolved
+
+    r = load_resolved(_cfg(tmp_path, "[{name: cp, service: sched, backend: device, "
+                                     "priority_order: high_first, clients: [fp0]}]"))
+    assert subsys.qemu_devices(r.subsys) == [
+        "partita-sched,addr=0x10200000,instances=1,high-first=on"]
+    r = load_resolved(_cfg(tmp_path, "[{name: cp, service: sched, backend: device, "
+                                     "base: 0x10300000, clients: [fp0]}]"))
+    assert subsys.qemu_devices(r.subsys) == [
+        "partita-sched,addr=0x10300000,instances=1,high-first=off"]
+
+
+@pytest.mark.parametrize("coproc, msg", [
+    ("[{name: cp, service: sched, backend: device, base: 0x10201000, clients: [fp0]}]",
+     "must be 64 KiB aligned"),
+    ("[{name: cp, service: sched, backend: device, base: 0x10000000, clients: [fp0]}]",
+     "must be 64 KiB aligned in [0x10200000, 0x20000000)"),
+    ("[{name: cp, service: sched, backend: inline, base: 0x10200000, clients: [fp0]}]",
+     "`base:` is for backend device only"),
+    (("[{name: cp, service: sched, backend: device, clients: [fp0]},"
+      " {name: cq, service: sched, backend: device, base: 0x10200000}]"),
+     "base 0x10200000 is coprocessor cp's"),
+])
+def test_coproc_device_placement_is_checked(tmp_path: Path, coproc: str, msg: str) -> None:
+    from partita.config import ConfigError, load_resolved
+
+    with pytest.raises(ConfigError) as e:
+        load_resolved(_cfg(tmp_path, coproc))
+    assert msg in str(e.value), str(e.value)
