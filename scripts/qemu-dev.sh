@@ -105,7 +105,7 @@ if [ ! -f "$OUT/obj/build.ninja" ] || [ "$(cat "$OUT/obj/.partita-configure" 2>/
   echo "${CONFIGURE[*]}" > "$OUT/obj/.partita-configure"
 fi
 
-echo "qemu-dev: building $BIN (nice make -j$JOBS; a cold build takes about 13 min on 2 cores)"
+echo "qemu-dev: building $BIN (nice make -j$JOBS; a cold build takes 10-25 min on 2 cores)"
 start=$(date +%s)
 # Only the emulator: not QEMU's own test programs.
 if ! (cd "$OUT/obj" && nice make -j"$JOBS" qemu-system-riscv64 > build.log 2>&1); then
