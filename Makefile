@@ -31,8 +31,9 @@ pytest: setup qemu-dev-if-used
 
 # QEMU 7.2 built from Debian's source package with Partita's device models
 # (platform/qemu-virt/devices/, GPL-2.0-or-later): build/qemu/bin/qemu-system-riscv64, once
-# (10-25 min cold on 2 cores, docs/devices.md; instant while the device sources are unchanged). `partita run`
-# uses it only for a configuration that declares an emulated device (and builds it if needed).
+# (10-25 min cold on 2 cores, docs/devices.md; instant while the device sources are unchanged).
+# `partita run` uses it only for a configuration that declares an emulated device (and builds
+# it if needed).
 qemu-dev: setup
 	@scripts/qemu-dev.sh
 
