@@ -68,8 +68,48 @@ def _run_once(cfg: Path, out: Path) -> RunResult:
         return run_config(cfg, out, png=False, bounds=False)
 
 
+# Subjects whose tests hold for both fixed-priority implementations: each of their tests that
+# boots runs twice, on the configurations as written (`inline`) and on their offloaded variant
+# (`offload`: every fp instance scheduled by a scheduler coprocessor on one extra hart,
+# partita.subsys.coproc.variant; docs/offload.md). The tests themselves are not copied.
+FP_IMPL_SUBJECTS = ("fp", "rr", "api")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    subject = Path(str(metafunc.definition.fspath)).parent.name
+    if "boot" in metafunc.fixturenames and subject in FP_IMPL_SUBJECTS:
+        metafunc.parametrize("fp_impl", ["inline", "offload"], indirect=True)
+
+
+@pytest.fixture
+def fp_impl(request: pytest.FixtureRequest) -> str:
+    """The fixed-priority implementation a test boots: inline unless parametrized."""
+    return str(getattr(request, "param", "inline"))
+
+
+@pytest.fixture
+def boot(fp_impl: str, session_boot: Callable[..., RunResult],
+         tmp_path_factory: pytest.TempPathFactory) -> Callable[..., RunResult]:
+    """session_boot, or (fp_impl = offload) the same on the offloaded variant of the
+    configuration."""
+    if fp_impl == "inline":
+        return session_boot
+    from partita.subsys.coproc.variant import write_offload_variant
+
+    where = _shared_dir(tmp_path_factory) / "offload-variants"
+
+    def _boot(name: str, tag: str = "") -> RunResult:
+        cfg = config_path(name) if not name.endswith(".yaml") else Path(name)
+        with open(where.parent / ".offload-variants.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            path = write_offload_variant(cfg, where)
+        return session_boot(str(path), tag)
+
+    return _boot
+
+
 @pytest.fixture(scope="session")
-def boot(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., RunResult]:
+def session_boot(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., RunResult]:
     """boot("sys_fp") -> the run of tests/system/fp/sys_fp.yaml (found by name in the subject
     folders; a path ending in .yaml is taken as it is), booted once per session (shared by
     the xdist workers). `tag` gives a second, independent boot of it."""

@@ -195,12 +195,13 @@ static int offload_preempt_cpu(struct pt_sched *s, const struct pt_sched_entity 
 	return -1;
 }
 
-/* New priority: a queued thread goes behind its new equals (the service's SET_PRIO). */
+/* New priority: a queued thread goes behind its new equals (the service's SET_PRIO), also
+ * when the priority is the same one (as fp_key_changed: the property test holds us to it). */
 static void offload_key_changed(struct pt_sched *s, struct pt_sched_entity *e)
 {
 	struct pt_offload_ctx *x = ctx_of(s);
 	uint32_t h = handle_of(e);
-	if (!e->on_rq || x->tid[h] != e->tid || x->prio[h] == prio_of(e))
+	if (!e->on_rq || x->tid[h] != e->tid)
 		return;
 	x->prio[h] = prio_of(e);
 	post(x, PT_SCHEDSVC_SET_PRIO, h, x->prio[h], 0, 0);

@@ -203,7 +203,14 @@ def run_test(test: str, tasks: Sequence[Task], plat: Platform) -> tuple[bool, Bo
 
 # ------------------------------------------------------------------ configs
 
-_POLICY_TEST = {"fp": "fp-rta", "edf": "edf-rta", "gedf": "gedf-best"}
+# offload: the same fixed-priority semantics, decided by the scheduler coprocessor
+_POLICY_TEST = {"fp": "fp-rta", "edf": "edf-rta", "gedf": "gedf-best", "offload": "fp-rta"}
+
+
+def _high_first(raw: Any) -> bool:
+    """The scheduler coprocessors' priority order is high_first (one order per system)."""
+    return any(isinstance(c, dict) and c.get("priority_order") == "high_first"
+               for c in (raw if isinstance(raw, list) else []))
 
 
 def default_kernel_json() -> Path:
@@ -242,8 +249,11 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
                                       "cpu": s.cpus[0] if len(s.cpus) == 1 else None}
             task = th.task()  # the configuration's task model, carried through as is
             assert task is not None  # periodic / sporadic (period and wcet checked above)
-            if s.policy != "fp":  # deadline-ordered: a priority would mean nothing
+            if s.policy not in ("fp", "offload"):  # deadline-ordered: no priority
                 task = task.model_copy(update={"priority": None})
+            elif s.policy == "offload" and _high_first(r.subsys.get("coproc")):
+                # 255 is the highest: the analysis' order is 0 highest
+                task = task.model_copy(update={"priority": 255 - (task.priority or 0)})
             groups.setdefault(key, []).append(task)
         t = _POLICY_TEST.get(s.policy)
         if t is None:
