@@ -38,8 +38,9 @@ qemu-dev: setup
 	@scripts/qemu-dev.sh
 
 # Before the tests, only when a configuration or test of the suite uses an emulated device (a
-# `backend: device` section, or a test that asks for device_qemu()).
-QEMU_DEV_USERS = $(shell grep -rlE '^[[:space:]]*backend:[[:space:]]*device\b|device_qemu' \
+# `backend: device` section, a test that asks for device_qemu(), or the fp implementations of
+# tests/system/conftest.py, FP_IMPL_BACKEND, which include the device).
+QEMU_DEV_USERS = $(shell grep -rlE '^[[:space:]]*backend:[[:space:]]*device\b|device_qemu|FP_IMPL_BACKEND' \
 	configs tests/system --include='*.yaml' --include='*.py' 2>/dev/null)
 qemu-dev-if-used: setup
 	@if [ -n "$(strip $(QEMU_DEV_USERS))" ]; then scripts/qemu-dev.sh; fi
