@@ -29,7 +29,7 @@ from pathlib import Path
 from partita.config import ConfigError, load_resolved
 from partita.run.build import ROOT, BuildError, build, build_dir_for, locked
 from partita.run.qemu import boot, read_trace_area
-from partita.run.run import default_timeout
+from partita.run.run import default_timeout, qemu_for
 from partita.trace.format import Area, Ev, TraceFormatError, pack
 
 BENCH_DIR = ROOT / "apps" / "bench" / "configs"
@@ -182,9 +182,10 @@ def run_kernel_config(cfg: str | Path, out: str | Path, trace: bool = True) -> C
     # kernel's paths, not its self-checks
     with locked(build_dir_for(system.name, trace, asserts=False)):
         b = build(cfg, quiet=True, trace=trace, asserts=False)
+        qemu, devargs = qemu_for(system)  # an emulated device: build/qemu's QEMU
         res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
                    icount_shift=0, timeout_s=default_timeout(system.run_for_ns),
-                   console_file=out / "console.log")
+                   console_file=out / "console.log", extra_args=devargs, qemu=qemu)
         try:
             area = read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:

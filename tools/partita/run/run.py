@@ -136,6 +136,22 @@ def write_bounds(cfg: Path, out: Path, app_dirs: Sequence[str | Path] = ()) -> d
     return doc
 
 
+def qemu_for(system: Any, quiet: bool = True) -> tuple[str | Path, list[str]]:
+    """The QEMU binary a resolved configuration boots on and its -device options: Debian's
+    and none, or, when a section declares an emulated device, build/qemu's (built first if
+    stale; BuildError if that fails) and the devices (docs/devices.md)."""
+    from partita import subsys
+
+    devices = subsys.qemu_devices(system.subsys)
+    if not devices:
+        return QEMU, []
+    try:
+        qemu = device_qemu(quiet=quiet)
+    except DeviceQemuError as e:
+        raise BuildError(str(e)) from None
+    return qemu, [a for d in devices for a in ("-device", d)]
+
+
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
                echo: bool = False, png: bool = True, bounds: bool = True,
                gantt_ms: float | None = None, drain: bool = True,
@@ -175,15 +191,8 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
                   flush=True)
         for _, m in models:
             extra += m.qemu_args(system, b.elf, b.ram_file, out)
-        qemu: str | Path = QEMU
-        devices = subsys.qemu_devices(system.subsys)
-        if devices:  # an emulated device: the QEMU built with Partita's device models
-            try:
-                qemu = device_qemu(quiet=not echo)
-            except DeviceQemuError as e:
-                raise BuildError(str(e)) from None
-            for d in devices:
-                extra += ["-device", d]
+        qemu, devargs = qemu_for(system, quiet=not echo)
+        extra += devargs
         try:
             drainer: TraceDrainer | None = TraceDrainer(b.ram_file, b.elf) if drain else None
         except TraceFormatError:
