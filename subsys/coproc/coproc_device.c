@@ -118,30 +118,32 @@ static int device_post(struct pt_coproc *c, uint32_t client, const struct pt_cop
 {
 	struct pt_coproc_slot *sl = &c->slots[client];
 	bool reply = !(req->flags & PT_COPROC_F_NOREPLY);
-	struct pt_coproc_rep rep = { .seq = req->seq, .status = 0, .val = { 0, 0 } };
 	uint64_t word = command_word(req);
 
-	if (reply && pt_svc_ring_full(&sl->rep))
+	if (!reply) { /* the parallel non-blocking model: the store is all */
+		if (word != 0 && device_ok[c->id % PT_COPROC_MAX])
+			*(volatile uint64_t *)(c->base + DEV_CMD(client)) = word;
+		__atomic_store_n(&sl->done, req->seq, __ATOMIC_RELEASE);
+		return 0;
+	}
+	struct pt_coproc_rep rep = { .seq = req->seq, .status = 0, .val = { 0, 0 } };
+	if (pt_svc_ring_full(&sl->rep))
 		return PT_EAGAIN; /* the caller must take its replies first */
 	if (!device_ok[c->id % PT_COPROC_MAX] || word == 0) {
 		rep.status = PT_EINVAL;
 	} else {
 		*(volatile uint64_t *)(c->base + DEV_CMD(client)) = word; /* the command */
-		if (reply) {
-			uint32_t err = ld32(c, DEV_STATUS(client)) & 0xff;
-			rep.status = err == 0 ? 0
-				     : err == DEV_E_IN_USE || err == DEV_E_NO_THREAD ? PT_ESTATE
-				     : PT_EINVAL;
-			if (err == 0 && req->op == PT_SCHEDSVC_GET_ATTR)
-				rep.val[0] = ld64(c, DEV_RESULT(client));
-		}
+		uint32_t err = ld32(c, DEV_STATUS(client)) & 0xff;
+		rep.status = err == 0 ? 0
+			     : err == DEV_E_IN_USE || err == DEV_E_NO_THREAD ? PT_ESTATE
+			     : PT_EINVAL;
+		if (err == 0 && req->op == PT_SCHEDSVC_GET_ATTR)
+			rep.val[0] = ld64(c, DEV_RESULT(client));
 	}
-	if (reply) {
-		rep.val[1] = device_ok[c->id % PT_COPROC_MAX] ? ld32(c, DEV_NEXT(client))
-							       : PT_SCHEDSVC_NONE;
-		if (!pt_svc_ring_push(&sl->rep, &rep)) /* full: checked above */
-			__atomic_fetch_add(&c->lost_replies, 1, __ATOMIC_RELAXED);
-	}
+	rep.val[1] = device_ok[c->id % PT_COPROC_MAX] ? ld32(c, DEV_NEXT(client))
+						       : PT_SCHEDSVC_NONE;
+	if (!pt_svc_ring_push(&sl->rep, &rep)) /* full: checked above */
+		__atomic_fetch_add(&c->lost_replies, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&sl->done, req->seq, __ATOMIC_RELEASE);
 	return 0;
 }
