@@ -4,7 +4,7 @@ PARTITA := $(VENV)/bin/partita
 PYTEST := $(VENV)/bin/pytest
 CONFIG ?= configs/demo.yaml
 
-.PHONY: all setup run test unit lint pytest cachesim qemu-dev qemu-dev-if-used bench bench-docs bench-net kernel lock clean fuzz fuzz-kernel fuzz-host limits-header trace-events soak
+.PHONY: all setup run test unit lint pytest cachesim qemu-dev qemu-dev-if-used clean-qemu bench bench-docs bench-net kernel lock clean fuzz fuzz-kernel fuzz-host limits-header trace-events soak
 
 all: run
 
@@ -106,5 +106,10 @@ lock: setup
 kernel: setup
 	$(PARTITA) build $(CONFIG)
 
+# build/qemu (QEMU with Partita's devices, 10-25 min to rebuild) survives `clean`: clean-qemu.
 clean:
-	rm -rf build out
+	rm -rf out
+	if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name qemu -exec rm -rf {} +; fi
+
+clean-qemu:
+	rm -rf build/qemu
