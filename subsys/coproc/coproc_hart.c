@@ -45,13 +45,18 @@ static int coproc_main(struct pt_svc *s)
 	for (uint32_t i = 0; i < pt_ncoprocs; i++)
 		if (pt_coprocs[i]->be == &pt_coproc_backend_hart && pt_coprocs[i]->hart == s->hart)
 			c = pt_coprocs[i];
+	uint64_t woke = hal_cycles();
 	for (;;) {
 		if (pt_coproc_serve_pending(c))
 			continue;
 		if (pt_svc_stopping(s))
 			return 0;
+		/* awake time: under icount the client waits exactly this long (docs/offload.md) */
+		__atomic_store_n(&c->busy_cycles, c->busy_cycles + (hal_cycles() - woke),
+				 __ATOMIC_RELAXED);
 		/* a post after the last look has kicked us: wfi falls through */
 		pt_svc_wait_until(UINT64_MAX);
+		woke = hal_cycles();
 	}
 }
 

@@ -141,6 +141,8 @@ struct pt_coproc {
 	uint32_t started;
 	/* statistics (updated atomically) */
 	uint64_t posts, waits, nudges, refused, lost_replies;
+	/* hart: cycles the coprocessor hart has been awake (out of its wfi), written by it */
+	uint64_t busy_cycles;
 };
 
 /* A scheduler instance of policy `offload` (by name) and the coprocessor slot it uses

@@ -81,9 +81,14 @@ static inline unsigned level_of(uint8_t high_first, const struct pt_sched_entity
 static void post(struct pt_offload_ctx *x, uint16_t op, uint64_t a0, uint64_t a1, uint64_t a2,
 		 uint64_t a3)
 {
-	struct pt_coproc_req q = {
-		.op = op, .flags = PT_COPROC_F_NOREPLY, .args = { a0, a1, a2, a3, 0 },
-	};
+	struct pt_coproc_req q; /* field by field: no memset in a freestanding kernel */
+	q.op = op;
+	q.flags = PT_COPROC_F_NOREPLY;
+	q.args[0] = a0;
+	q.args[1] = a1;
+	q.args[2] = a2;
+	q.args[3] = a3;
+	q.args[4] = 0;
 	pt_coproc_post_wait(x->cp, x->client, &q);
 	x->commands++;
 }
@@ -188,7 +193,7 @@ static int offload_preempt_cpu(struct pt_sched *s, const struct pt_sched_entity 
 {
 	if (s->cpu_mask == 0)
 		return -1;
-	int cpu = (int)__builtin_ctz(s->cpu_mask);
+	int cpu = s->fp_cpu; /* the lowest cpu of the mask, set by the core */
 	const struct pt_sched_entity *r = s->running[cpu];
 	if (r == 0 || level_of(ctx_of(s)->high_first, e) < level_of(ctx_of(s)->high_first, r))
 		return cpu;

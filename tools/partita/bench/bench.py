@@ -45,7 +45,8 @@ MARK_WAKE = 0xBE4D0000  # + thread count, a1 = the driver's wake-up minus T
 HEAP_LINE = re.compile(r"^BENCH-HEAP (?P<op>malloc|free) (?P<variant>kernel|user) "
                        r"bytes=(?P<bytes>\d+) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)")
 LINE = re.compile(r"^BENCH (?P<op>\S+) (?P<variant>kernel|user) threads=(?P<threads>\d+) "
-                  r"dispatch=(?P<dispatch>[01]) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)")
+                  r"dispatch=(?P<dispatch>[01]) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)"
+                  r"(?: sum=(?P<sum>\d+) sumsq=(?P<sumsq>\d+) cp=(?P<cp>\d+))?")
 
 # FreeRTOS-Kernel V11 on the same QEMU (issue 2): instructions, (op, dispatch) -> cycles.
 REFERENCE: dict[tuple[str, bool], int] = {
@@ -112,8 +113,10 @@ def parse_console(console: str, config: str = "") -> list[Result]:
     for line in console.splitlines():
         m = LINE.match(line.strip())
         if m:
+            extra = {k: int(m[k]) for k in ("sum", "sumsq", "cp") if m[k] is not None}
             out.append(Result(m["op"], m["variant"], int(m["threads"]), m["dispatch"] == "1",
-                              int(m["min"]), int(m["max"]), int(m["n"]), config))
+                              int(m["min"]), int(m["max"]), int(m["n"]), config,
+                              extra=extra))
     return out
 
 
@@ -474,6 +477,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", action="append", choices=(*CONFIGS, HEAP_CONFIG),
                    help="run only this benchmark configuration (repeatable; the doc's tables "
                         "are then left alone)")
+    p.add_argument("--no-offload", action="store_true",
+                   help="skip the offloaded-scheduler comparison (docs/offload.md, two boots)")
     p.add_argument("--no-profile", action="store_true",
                    help="skip the per-function breakdown (two single-stepped boots, ~20 s)")
     p.add_argument("--doc", action="store_true",
@@ -583,6 +588,15 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_profile and "bench-ipi-kernel" in chosen:
             bd = (bd or "") + ("\nIPI wake-up (`ipi_wake`, kernel threads, tracing off), one "
                                "window split by hart:\n\n" + breakdown_ipi(out))
+        if not args.no_offload and "bench-kernel" in chosen:
+            from partita.bench import offload
+
+            try:
+                print(offload.run(out))
+            except (BuildError, BenchError) as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 1
+            print(f"wrote {out / 'offload.json'}, {out / 'offload.md'}")
         kernel_md = kernel_markdown(results, runs, bd) if chosen else None
         if kernel_md:
             print(kernel_md)
