@@ -478,7 +478,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run only this benchmark configuration (repeatable; the doc's tables "
                         "are then left alone)")
     p.add_argument("--no-offload", action="store_true",
-                   help="skip the offloaded-scheduler comparison (docs/offload.md, two boots)")
+                   help="skip the offloaded-scheduler comparison (docs/offload.md, three boots)")
+    p.add_argument("--no-device", action="store_true",
+                   help="leave the device back end out of that comparison (it needs "
+                        "build/qemu, built first if missing: docs/devices.md)")
     p.add_argument("--no-profile", action="store_true",
                    help="skip the per-function breakdown (two single-stepped boots, ~20 s)")
     p.add_argument("--doc", action="store_true",
@@ -592,7 +595,7 @@ def run(args: argparse.Namespace) -> int:
             from partita.bench import offload
 
             try:
-                print(offload.run(out))
+                print(offload.run(out, device=not args.no_device))
             except (BuildError, BenchError) as e:
                 print(f"error: {e}", file=sys.stderr)
                 return 1
