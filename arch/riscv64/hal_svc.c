@@ -31,6 +31,28 @@ void hal_svc_halt(void)
 	csr_clear(sip, SIE_SSIE);
 }
 
+/* hal.c's view of the scheduler hart's timer and IPIs (the forwarder updates armed_cmp) */
+extern uint64_t arch_timer_deadline[];
+extern uint64_t arch_armed_cmp[];
+extern volatile uint32_t arch_ipi_pending[];
+
+int hal_svc_client_halt(void)
+{
+	uint32_t cpu = hal_cpu_id();
+	if (!(csr_read(sip) & SIE_SSIE))
+		__asm__ volatile("wfi" ::: "memory");
+	if (!(csr_read(sip) & SIE_SSIE))
+		return 1; /* woken for another reason: look again */
+	/* SSIP: a kick, and/or the kernel's IPI or timer (arch_trap must see those) */
+	if (__atomic_load_n(&arch_ipi_pending[cpu], __ATOMIC_ACQUIRE) ||
+	    hal_cycles() >= arch_timer_deadline[cpu] ||
+	    arch_armed_cmp[cpu] == (1ull << VIRT_CLINT_NEVER_SHIFT))
+		return 0;
+	csr_clear(sip, SIE_SSIE);
+	/* an expiry racing with the clear re-raises SSIP (the forwarder sets it again) */
+	return 1;
+}
+
 void hal_svc_sync_icache(void)
 {
 	__asm__ volatile("fence.i" ::: "memory"); /* Zifencei: this hart's fetch only */

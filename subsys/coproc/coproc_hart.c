@@ -30,12 +30,33 @@ static void hart_nudge(struct pt_coproc *c, uint32_t client)
 		pt_coproc_serve_pending(c); /* the boot, hart 0 alone (above) */
 		return;
 	}
-	if (pt_svc_on(hal_cpu_id())) {
+	uint32_t me = hal_cpu_id();
+	if (pt_svc_on(me)) {
 		hal_svc_kick(c->hart);
 		pt_svc_yield();
 		hal_svc_halt();
-	} else {
+		return;
+	}
+	/* A scheduler hart: halt until the coprocessor hart kicks back, so that QEMU hands the
+	 * turn over at once and back when the answer is there (no ping-pong of short turns).
+	 * The waiter word is set before the last look at `done`: a service that finishes in
+	 * between sees it and kicks. If the kernel has an interrupt pending, halting would
+	 * return at once: end the turn with hal_ipi_send instead. */
+	struct pt_coproc_slot *sl = &c->slots[client];
+	__atomic_store_n(&sl->waiter, me + 1, __ATOMIC_SEQ_CST);
+	hal_svc_kick(c->hart);
+	if (pt_coproc_slot_done(c, client) != sl->posted && !hal_svc_client_halt())
 		hal_ipi_send(c->hart);
+	__atomic_store_n(&sl->waiter, 0, __ATOMIC_RELAXED);
+}
+
+/* After serving: kick the clients halted waiting for their slot. */
+static void kick_waiters(struct pt_coproc *c)
+{
+	for (uint32_t k = 0; k < c->nclients; k++) {
+		uint32_t w = __atomic_load_n(&c->slots[k].waiter, __ATOMIC_SEQ_CST);
+		if (w)
+			hal_svc_kick(w - 1);
 	}
 }
 
@@ -49,6 +70,7 @@ static int coproc_main(struct pt_svc *s)
 	for (;;) {
 		if (pt_coproc_serve_pending(c))
 			continue;
+		kick_waiters(c);
 		if (pt_svc_stopping(s))
 			return 0;
 		/* awake time: under icount the client waits exactly this long (docs/offload.md) */

@@ -115,6 +115,10 @@ extern const struct pt_coproc_backend pt_coproc_backend_device; /* the device-mo
 struct pt_coproc_slot {
 	uint32_t posted;                 /* client-owned: seq of its last post */
 	uint32_t done;                   /* service-owned: seq of the last request served */
+	/* back end hart: 1 + the hart of a client halted waiting for `done` (0: none); the
+	 * coprocessor hart kicks it after serving the slot */
+	uint32_t waiter;
+	uint32_t pad;
 	uint64_t pub[PT_COPROC_PUB_WORDS]; /* service-owned, atomic stores */
 	struct pt_svc_ring req, rep;      /* client -> service, service -> client */
 	struct pt_coproc_req req_slots[PT_COPROC_RING_RECORDS];

@@ -28,6 +28,13 @@ void hal_svc_kick(uint32_t hart);
 /* With interrupts masked: halt until the timer or a kick is pending, then clear it. */
 void hal_svc_halt(void);
 
+/* On a scheduler hart, interrupts masked (a client of a coprocessor hart waiting for its
+ * answer): halt until a software interrupt is pending. A kick (hal_svc_kick) is consumed; a
+ * kernel IPI or a timer expiry stays pending for the kernel's trap, and then this returns at
+ * once (the caller loops on its own condition and falls back to hal_ipi_send). Returns 1 if
+ * it consumed a kick, 0 if something of the kernel's is pending. */
+int hal_svc_client_halt(void);
+
 /* Make instructions that this hart or another one wrote into memory (a task image copied by
  * the application DMA) visible to this hart's instruction fetch. */
 void hal_svc_sync_icache(void);
