@@ -47,8 +47,9 @@ LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
 # (plain `make -f mk/kernel.mk`), every in-tree application is linked.
 APP_DIRS := apps/automotive apps/bench apps/coloring apps/examples apps/lib
 -include $(BUILD)/apps.mk
+# platform/qemu-virt/devices/ is QEMU's code (device models built into build/qemu), not the kernel's.
 SRCS := $(shell find kernel arch/riscv64 platform/qemu-virt $(addprefix subsys/,$(PT_SUBSYS)) \
-	-name '*.c' -o -name '*.S' | sort)
+	-path platform/qemu-virt/devices -prune -o \( -name '*.c' -o -name '*.S' \) -print | sort)
 APP_SRCS := $(shell find $(APP_DIRS) -name '*.c' -o -name '*.S' | grep -v '/configs/' | sort)
 OBJ := $(BUILD)/obj
 OBJS := $(patsubst %,$(OBJ)/%.o,$(SRCS) $(filter-out /%,$(APP_SRCS))) \

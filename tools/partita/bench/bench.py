@@ -29,7 +29,7 @@ from pathlib import Path
 from partita.config import ConfigError, load_resolved
 from partita.run.build import ROOT, BuildError, build, build_dir_for, locked
 from partita.run.qemu import boot, read_trace_area
-from partita.run.run import default_timeout
+from partita.run.run import default_timeout, qemu_for
 from partita.trace.format import Area, Ev, TraceFormatError, pack
 
 BENCH_DIR = ROOT / "apps" / "bench" / "configs"
@@ -186,9 +186,10 @@ def run_kernel_config(cfg: str | Path, out: str | Path, trace: bool = True) -> C
     # kernel's paths, not its self-checks
     with locked(build_dir_for(system.name, trace, asserts=False)):
         b = build(cfg, quiet=True, trace=trace, asserts=False)
+        qemu, devargs = qemu_for(system)  # an emulated device: build/qemu's QEMU
         res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
                    icount_shift=0, timeout_s=default_timeout(system.run_for_ns),
-                   console_file=out / "console.log")
+                   console_file=out / "console.log", extra_args=devargs, qemu=qemu)
         try:
             area = read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:
@@ -481,7 +482,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run only this benchmark configuration (repeatable; the doc's tables "
                         "are then left alone)")
     p.add_argument("--no-offload", action="store_true",
-                   help="skip the offloaded-scheduler comparison (docs/offload.md, two boots)")
+                   help="skip the offloaded-scheduler comparison (docs/offload.md, three boots)")
+    p.add_argument("--no-device", action="store_true",
+                   help="leave the device back end out of that comparison (it needs "
+                        "build/qemu, built first if missing: docs/devices.md)")
     p.add_argument("--no-profile", action="store_true",
                    help="skip the per-function breakdown (two single-stepped boots, ~20 s)")
     p.add_argument("--doc", action="store_true",
@@ -614,7 +618,7 @@ def run(args: argparse.Namespace) -> int:
             from partita.bench import offload
 
             try:
-                print(offload.run(out))
+                print(offload.run(out, device=not args.no_device))
             except (BuildError, BenchError) as e:
                 print(f"error: {e}", file=sys.stderr)
                 return 1

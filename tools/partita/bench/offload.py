@@ -37,12 +37,17 @@ def stats(r: Result) -> tuple[float, float, float]:
     return mean, math.sqrt(max(0.0, q / n - mean * mean)), cp / n
 
 
-def table(inline: list[Result], off: list[Result]) -> tuple[str, list[dict[str, object]]]:
+def table(inline: list[Result], off: list[Result],
+          dev: list[Result] | None = None) -> tuple[str, list[dict[str, object]]]:
+    """The table; `dev`: the device back end's results too (its own columns)."""
     by_in = {(r.op, r.dispatch, r.threads): r for r in inline}
     by_off = {(r.op, r.dispatch, r.threads): r for r in off}
+    by_dev = {(r.op, r.dispatch, r.threads): r for r in dev or []}
     rows = ["| operation | dispatch | threads | in-line FP mean ± sd | offloaded mean ± sd "
-            "| app core | coprocessor hart | offloaded / in-line | n |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+            "| app core | coprocessor hart | offloaded / in-line | n |"
+            + (" device mean ± sd | device / in-line |" if dev is not None else ""),
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+            + (" ---: | ---: |" if dev is not None else "")]
     data: list[dict[str, object]] = []
     for op, d in OPS:
         for n in THREAD_COUNTS:
@@ -53,25 +58,53 @@ def table(inline: list[Result], off: list[Result]) -> tuple[str, list[dict[str, 
             mb, sb, cp = stats(b)
             if "sum" not in a.extra or "sum" not in b.extra:
                 continue  # an image without the sums (apps/bench before them)
-            rows.append(f"| {op} | {'yes' if d else 'no'} | {n} | {ma:.0f} ± {sa:.1f} "
-                        f"| {mb:.0f} ± {sb:.1f} | {mb - cp:.0f} | {cp:.0f} | {mb / ma:.2f} "
-                        f"| {b.reps} |")
-            data.append({"op": op, "dispatch": d, "threads": n, "inline_mean": ma,
-                         "inline_sd": sa, "offload_mean": mb, "offload_sd": sb,
-                         "offload_app": mb - cp, "offload_coproc": cp, "reps": b.reps})
+            row = (f"| {op} | {'yes' if d else 'no'} | {n} | {ma:.0f} ± {sa:.1f} "
+                   f"| {mb:.0f} ± {sb:.1f} | {mb - cp:.0f} | {cp:.0f} | {mb / ma:.2f} "
+                   f"| {b.reps} |")
+            item: dict[str, object] = {
+                "op": op, "dispatch": d, "threads": n, "inline_mean": ma, "inline_sd": sa,
+                "offload_mean": mb, "offload_sd": sb, "offload_app": mb - cp,
+                "offload_coproc": cp, "reps": b.reps}
+            if dev is not None:
+                c = by_dev.get((op, d, n))
+                if c is None:
+                    row += " — | — |"
+                else:
+                    mc, sc, _ = stats(c)
+                    row += f" {mc:.0f} ± {sc:.1f} | {mc / ma:.2f} |"
+                    item.update(device_mean=mc, device_sd=sc)
+            rows.append(row)
+            data.append(item)
     return "\n".join(rows) + "\n", data
 
 
-def run(out: Path) -> str:
-    """Boot both images (tracing off), write offload.json and offload.md, return the table."""
+def run(out: Path, device: bool = True) -> str:
+    """Boot the images (tracing off), write offload.json and offload.md, return the table.
+    `device`: also the device back end (build/qemu's QEMU, built first if missing:
+    docs/devices.md)."""
     cfg = BENCH_DIR / "bench-kernel.yaml"
     variant = write_offload_variant(cfg, out / "offload-config")
     inline = run_kernel_config(cfg, out / "offload-inline", trace=False).results
     off = run_kernel_config(variant, out / "offload-hart", trace=False).results
-    md, data = table(inline, off)
-    md = ("Native API on in-line FP and on the offloaded scheduler (service-hart back end), "
-          "guest cycles under icount shift 0, tracing off; mean ± standard deviation over the "
-          "n samples of each row. `partita bench` (partita.bench.offload).\n\n"
+            if "sum" not in a.extra or "sum" not in b.extra:
+                continue  # an image without the sums (apps/bench before them)
+            row = (f"| {op} | {'yes' if d else 'no'} | {n} | {ma:.0f} ± {sa:.1f} "
+                   f"| {mb:.0f} ± {sb:.1f} | {mb - cp:.0f} | {cp:.0f} | {mb / ma:.2f} "
+                   f"| {b.reps} |")
+            item: dict[str, object] = {
+                "op": op, "dispatch": d, "threads": n, "inline_mean": ma, "inline_sd": sa,
+                "offload_mean": mb, "offload_sd": sb, "offload_app": mb - cp,
+                "offload_coproc": cp, "reps": b.reps}
+            if dev is not None:
+                c = by_dev.get((op, d, n))
+                if c is None:
+                    row += " — | — |"
+                else:
+                    mc, sc, _ = stats(c)
+                    row += f" {mc:.0f} ± {sc:.1f} | {mc / ma:.2f} |"
+                    item.update(device_mean=mc, device_sd=sc)
+            rows.append(row)
+            data.append(item)
           + md)
     (out / "offload.json").write_text(json.dumps(data, indent=1) + "\n")
     (out / "offload.md").write_text(md)

@@ -22,8 +22,26 @@ from pathlib import Path
 from typing import Any
 
 from partita.config import load_resolved
-from partita.run.build import ROOT, Build, add_app_dir_argument, build, locked, report_errors
-from partita.run.qemu import BootResult, TraceDrainer, boot, gdb_args, gdb_command, read_trace_area
+from partita.run.build import (
+    ROOT,
+    Build,
+    BuildError,
+    add_app_dir_argument,
+    build,
+    locked,
+    report_errors,
+)
+from partita.run.qemu import (
+    QEMU,
+    BootResult,
+    DeviceQemuError,
+    TraceDrainer,
+    boot,
+    device_qemu,
+    gdb_args,
+    gdb_command,
+    read_trace_area,
+)
 from partita.trace.format import Area, TraceFormatError
 from partita.trace.stats import TaskStats
 from partita.trace.timeline import Timeline
@@ -118,6 +136,22 @@ def write_bounds(cfg: Path, out: Path, app_dirs: Sequence[str | Path] = ()) -> d
     return doc
 
 
+def qemu_for(system: Any, quiet: bool = True) -> tuple[str | Path, list[str]]:
+    """The QEMU binary a resolved configuration boots on and its -device options: Debian's
+    and none, or, when a section declares an emulated device, build/qemu's (built first if
+    stale; BuildError if that fails) and the devices (docs/devices.md)."""
+    from partita import subsys
+
+    devices = subsys.qemu_devices(system.subsys)
+    if not devices:
+        return QEMU, []
+    try:
+        qemu = device_qemu(quiet=quiet)
+    except DeviceQemuError as e:
+        raise BuildError(str(e)) from None
+    return qemu, [a for d in devices for a in ("-device", d)]
+
+
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
                echo: bool = False, png: bool = True, bounds: bool = True,
                gantt_ms: float | None = None, drain: bool = True,
@@ -157,6 +191,8 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
                   flush=True)
         for _, m in models:
             extra += m.qemu_args(system, b.elf, b.ram_file, out)
+        qemu, devargs = qemu_for(system, quiet=not echo)
+        extra += devargs
         try:
             drainer: TraceDrainer | None = TraceDrainer(b.ram_file, b.elf) if drain else None
         except TraceFormatError:
@@ -166,7 +202,7 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
                    timeout_s=None if gdb_port is not None
                    else timeout_s or default_timeout(system.run_for_ns),
                    console_file=out / "console.log", echo=echo, extra_args=extra,
-                   poll=drainer.poll if drainer else None)
+                   poll=drainer.poll if drainer else None, qemu=qemu)
         try:
             area = drainer.area() if drainer else read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:

@@ -5,6 +5,8 @@
         service: sched           # the coprocessor's function (SERVICES)
         backend: hart            # hart | inline | device
         cpu: 2                   # backend hart: the cpu with `role: coproc` that runs it
+        base: 0x10200000         # backend device: its MMIO base (default DEVICE_BASE + 64 KiB
+                                 # per device coprocessor before it; docs/devices.md)
         priority_order: low_first  # service sched: low_first (0 highest) | high_first
         clients: [core0]         # service sched: the `policy: offload` scheduler instances
 
@@ -23,6 +25,13 @@ from partita.config.errors import Problem
 
 MAX_COPROCS = 4   # PT_COPROC_MAX
 MAX_CLIENTS = 8   # PT_COPROC_MAX_CLIENTS
+# backend device: the emulated scheduler coprocessor `partita-sched` in build/qemu's QEMU
+# (platform/qemu-virt/devices/, docs/devices.md); `virt` has nothing mapped from 0x10101000 to
+# 0x20000000, each device takes a 64 KiB-aligned 64 KiB window there.
+DEVICE_BASE = 0x10200000
+DEVICE_WINDOW = 0x10000
+DEVICE_SPAN = (0x10200000, 0x20000000)
+DEVICE_SERVICES = ("sched",)
 
 # service name -> its struct pt_coproc_service and the C type of its configuration record
 SERVICES: dict[str, str] = {"sched": "pt_schedsvc"}
@@ -43,6 +52,7 @@ class CoprocCfg(Strict):
     service: str
     backend: Backend = Backend.hart
     cpu: int | None = Field(default=None, ge=0, description="backend hart: its cpu")
+    base: int | None = Field(default=None, description="backend device: its MMIO base")
     priority_order: Literal["low_first", "high_first"] | None = None
     clients: list[str] = Field(default_factory=list, max_length=MAX_CLIENTS)
 
@@ -56,9 +66,17 @@ class CoprocCfg(Strict):
                              "with role: coproc)")
         if self.backend != Backend.hart and self.cpu is not None:
             raise ValueError(f"coprocessor {self.name}: `cpu:` is for backend hart only")
-        if self.backend == Backend.device:
-            raise ValueError(f"coprocessor {self.name}: backend device (the emulated "
-                             "device model) is not available in this build")
+        if self.backend == Backend.device and self.service not in DEVICE_SERVICES:
+            raise ValueError(f"coprocessor {self.name}: backend device exists for service "
+                             f"{', '.join(DEVICE_SERVICES)} only")
+        if self.backend != Backend.device and self.base is not None:
+            raise ValueError(f"coprocessor {self.name}: `base:` is for backend device only")
+        if self.base is not None and (
+                self.base % DEVICE_WINDOW or not
+                DEVICE_SPAN[0] <= self.base <= DEVICE_SPAN[1] - DEVICE_WINDOW):
+            raise ValueError(f"coprocessor {self.name}: base {self.base:#x} must be 64 KiB "
+                             f"aligned in [{DEVICE_SPAN[0]:#x}, {DEVICE_SPAN[1]:#x}) (the "
+                             "free window of the virt machine)")
         if self.priority_order is not None and self.service != "sched":
             raise ValueError(f"coprocessor {self.name}: priority_order is for service sched")
         if len(set(self.clients)) != len(self.clients):
@@ -92,6 +110,16 @@ def check(section: CoprocSection, ncpus: int, roles: dict[int, str]) -> list[Pro
     out: list[Problem] = []
     seen: dict[str, int] = {}
     on_cpu: dict[int, str] = {}
+    at: dict[int, str] = {}
+    for i, base in device_bases(section).items():
+        name = section.coprocs[i].name
+        if not DEVICE_SPAN[0] <= base <= DEVICE_SPAN[1] - DEVICE_WINDOW:
+            out.append(Problem(("coproc", i, "base"), f"coprocessor {name}: no room for its "
+                               f"device at {base:#x} (set `base:`)"))
+        elif base in at:
+            out.append(Problem(("coproc", i, "base"), f"coprocessor {name}: base {base:#x} "
+                               f"is coprocessor {at[base]}'s"))
+        at[base] = name
     for i, c in enumerate(section.coprocs):
         if c.name in seen:
             out.append(Problem(("coproc", i, "name"), f"coprocessor {c.name} is defined twice"))
@@ -111,6 +139,27 @@ def check(section: CoprocSection, ncpus: int, roles: dict[int, str]) -> list[Pro
                                f"coprocessor {on_cpu[c.cpu]}"))
         else:
             on_cpu[c.cpu] = c.name
+    return out
+
+
+def device_bases(section: CoprocSection) -> dict[int, int]:
+    """coprocessor index -> MMIO base of every backend-device coprocessor: its `base:`, or
+    DEVICE_BASE + one window per device coprocessor before it."""
+    out: dict[int, int] = {}
+    for i, c in enumerate(section.coprocs):
+        if c.backend == Backend.device:
+            out[i] = c.base if c.base is not None else DEVICE_BASE + DEVICE_WINDOW * len(out)
+    return out
+
+
+def qemu_devices(section: CoprocSection) -> list[str]:
+    """The -device option of every backend-device coprocessor (one device instance per
+    client slot; its priority order at reset)."""
+    out = []
+    for i, base in device_bases(section).items():
+        c = section.coprocs[i]
+        out.append(f"partita-sched,addr={base:#x},instances={max(1, len(c.clients))},"
+                   f"high-first={'on' if c.high_first else 'off'}")
     return out
 
 
@@ -143,6 +192,7 @@ def gen_c(section: CoprocSection) -> str:
         "",
     ]
     binds: list[str] = []
+    bases = device_bases(section)
     for i, c in enumerate(section.coprocs):
         n = max(1, len(c.clients))
         svc = SERVICES[c.service]
@@ -158,7 +208,8 @@ def gen_c(section: CoprocSection) -> str:
             cfg = f"&cp{i}_cfg"
         lines += [
             f"static struct pt_coproc cp{i} = {{",
-            f'\t.name = "{c.name}", .id = {i}, .hart = {c.cpu if c.cpu is not None else 0},',
+            f'\t.name = "{c.name}", .id = {i}, .hart = {c.cpu if c.cpu is not None else 0},'
+            f" .base = {bases.get(i, 0):#x},",
             f"\t.nclients = {n}, .svc = &{svc}, .be = &pt_coproc_backend_{c.backend.value},",
             f"\t.svc_cfg = {cfg}, .state = &cp{i}_state, .slots = cp{i}_slots,",
             "};",

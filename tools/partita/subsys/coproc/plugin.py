@@ -48,5 +48,9 @@ class _Coproc:
     def render_report(self, area: Area | None, out: Path | None) -> None:
         return None
 
+    def qemu_devices(self, section: cc.CoprocSection) -> list[str]:
+        """backend device: the emulated scheduler coprocessors (build/qemu's QEMU)."""
+        return cc.qemu_devices(section)
+
 
 SUBSYSTEM = _Coproc()

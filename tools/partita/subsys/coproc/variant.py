@@ -13,6 +13,8 @@ import yaml
 from partita import limits
 
 COPROC_NAME = "schedcp"
+# name / file suffix of a variant, per back end: the variants of one configuration coexist
+SUFFIX = {"hart": "_off", "inline": "_inl", "device": "_dev"}
 
 
 def offload_variant(raw: dict[str, Any], base: Path, *, backend: str = "hart",
@@ -39,7 +41,7 @@ def offload_variant(raw: dict[str, Any], base: Path, *, backend: str = "hart",
         out["cpus"] = [*raw.get("cpus", []), {"id": ncpus, "role": "coproc"}]
         entry["cpu"] = ncpus
     out["coproc"] = [*raw.get("coproc", []), entry]
-    out["name"] = (str(raw["name"]) + "_off")[:31]
+    out["name"] = (str(raw["name"]) + SUFFIX[backend])[:31]
     if "apps" in raw:
         out["apps"] = [str((base / a).resolve()) if (base / a).exists() else a
                        for a in raw["apps"]]
@@ -49,9 +51,11 @@ def offload_variant(raw: dict[str, Any], base: Path, *, backend: str = "hart",
 
 
 def write_offload_variant(cfg: Path, outdir: Path, **kw: Any) -> Path:
-    """Write the variant of the configuration file `cfg` into `outdir` as STEM_off.yaml."""
+    """Write the variant of the configuration file `cfg` into `outdir` as STEM_off.yaml
+    (STEM_dev.yaml for backend device, STEM_inl.yaml for backend inline)."""
     raw = yaml.safe_load(cfg.read_text())
     outdir.mkdir(parents=True, exist_ok=True)
-    path = outdir / f"{cfg.stem}_off.yaml"  # its own run directory beside the original
+    # its own run directory beside the original
+    path = outdir / f"{cfg.stem}{SUFFIX[kw.get('backend', 'hart')]}.yaml"
     path.write_text(yaml.safe_dump(offload_variant(raw, cfg.parent, **kw), sort_keys=False))
     return path
