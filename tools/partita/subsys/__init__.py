@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 _MODULES: dict[str, str] = {
     "spm": "partita.subsys.spm.plugin",
     "cache_model": "partita.subsys.cachemodel.plugin",
+    "uk": "partita.subsys.uk.plugin",
 }
 
 # Timing models: QEMU plugins a run can load (`partita run --model NAME`), each configured by

@@ -62,7 +62,20 @@ class IoEv(IntEnum):
     CONSOLE = 53
 
 
+class UkEv(IntEnum):
+    """Events of subsystem uk (enum pt_uk_trace_event)."""
+
+    SEND = 80
+    REPLY = 81
+    NOUK = 82
+    DEAD = 83
+    TIMEOUT = 84
+    FULL = 85
+    STALE = 86
+
+
 SUBSYS_RANGES: dict[str, tuple[int, int]] = {
     "spm": (32, 16),
     "io": (48, 16),
+    "uk": (80, 16),
 }
