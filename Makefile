@@ -4,7 +4,7 @@ PARTITA := $(VENV)/bin/partita
 PYTEST := $(VENV)/bin/pytest
 CONFIG ?= configs/demo.yaml
 
-.PHONY: all setup run test unit lint pytest cachesim bench bench-docs bench-net kernel lock clean fuzz fuzz-kernel fuzz-host limits-header trace-events soak
+.PHONY: all setup run test unit lint pytest cachesim bench bench-docs bench-net kernel lock clean uk fuzz fuzz-kernel fuzz-host limits-header trace-events soak
 
 all: run
 
@@ -33,6 +33,11 @@ pytest: setup
 # run --model cachesim` (or a cache_model: section) calls this itself when the plugin is stale.
 cachesim:
 	$(MAKE) -s -C tools/cachesim OUT=$(CURDIR)/build/cachesim
+
+# The user-level kernel (brief 3, docs/proxy-kernel.md): build/uk/uk, a host program.
+# `partita run CFG --uk` builds it itself when it is stale.
+uk:
+	$(MAKE) -s -C uk OUT=$(CURDIR)/build/uk
 
 # Long fuzzing campaigns (not part of `make test`, which runs bounded versions of the same
 # properties). fuzz-host: hypothesis on `partita config` (mutated YAML; a sample of accepted

@@ -85,8 +85,16 @@ void uk_reader(void *arg)
 	uk_close(fds[1]);
 	long got = 0, n;
 	char all[64];
-	while ((n = uk_read(fds[0], all + got, sizeof(all) - 1 - got)) > 0)
-		got += n;
+	/* until the writer has joined, the pipe has no write end open and reads see its end:
+	 * wait for the 20 bytes, then for the end the writer's close makes */
+	for (int tries = 0; tries < 200; tries++) {
+		n = uk_read(fds[0], all + got, sizeof(all) - 1 - got);
+		if (n < 0 || (n == 0 && got >= 20))
+			break;
+		if (n == 0)
+			pt_sleep_ns(100000);
+		got += n > 0 ? n : 0;
+	}
 	all[got] = 0;
 	pt_printf("uk pipe_data %s %ld", all, n);
 	uk_close(fds[0]);

@@ -86,10 +86,12 @@ def gdb_command(elf: Path, port: int) -> list[str]:
 def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: int,
          timeout_s: float | None, console_file: Path | None = None, echo: bool = False,
          poll: Callable[[], None] | None = None, poll_s: float = 0.02,
-         extra_args: list[str] | None = None) -> BootResult:
+         extra_args: list[str] | None = None,
+         on_start: Callable[[], None] | None = None) -> BootResult:
     """Run QEMU until the guest powers off or `timeout_s` wall-clock seconds pass (None: no
     limit, for a debugging session). `poll` (e.g. TraceDrainer.poll) is called every `poll_s`
-    seconds while the guest runs."""
+    seconds while the guest runs; `on_start` once, right after QEMU started (the RAM file is
+    this boot's from then on)."""
     if shutil.which(QEMU) is None:
         raise FileNotFoundError(f"{QEMU} not found (run scripts/bootstrap.sh)")
     _fresh_ram(ram_file, ram_mb)
@@ -97,6 +99,8 @@ def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: in
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
+    if on_start is not None:
+        on_start()
     chunks: list[bytes] = []
 
     def pump() -> None:

@@ -1,0 +1,192 @@
+/*
+ * uk: the user-level kernel's main loop. Maps the guest RAM file, finds the mailbox at the
+ * kernel ELF's symbol `pt_uk_area`, announces itself (a new epoch, state SERVING), and serves
+ * each hart's request ring, answering on the same hart's reply ring. On SIGTERM / SIGINT it
+ * sets the state back to ABSENT before leaving, so waiting PK threads fail with PT_UK_EDEAD
+ * instead of waiting for their timeout.
+ *
+ *   uk --elf build/<cfg>/partita.elf --ram build/<cfg>/ram.bin --sandbox DIR
+ *      [--poll busy|backoff] [--verbose]
+ */
+#define _GNU_SOURCE
+#include "uk.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop;
+static void on_signal(int s) { (void)s; stop = 1; }
+
+/* Replies that found their ring full wait here, per hart, in order. */
+#define BACKLOG 256u
+static struct {
+	struct pt_uk_rep rep[BACKLOG];
+	uint32_t head, tail;
+} backlog[PT_UK_MAX_HARTS];
+
+static int ring_put(uint32_t hart, const struct pt_uk_rep *rep)
+{
+	struct pt_uk_chan *c = &g.area->chan[hart];
+	uint32_t head = c->rep_idx.head;
+	if (head - __atomic_load_n(&c->rep_idx.tail, __ATOMIC_ACQUIRE) >= PT_UK_RING_SLOTS)
+		return 0;
+	c->rep[head % PT_UK_RING_SLOTS] = *rep;
+	__atomic_store_n(&c->rep_idx.head, head + 1, __ATOMIC_RELEASE);
+	return 1;
+}
+
+void uk_reply(uint32_t hart, const struct pt_uk_rep *rep)
+{
+	if (backlog[hart].head == backlog[hart].tail && ring_put(hart, rep))
+		return;
+	if (backlog[hart].head - backlog[hart].tail < BACKLOG)
+		backlog[hart].rep[backlog[hart].head++ % BACKLOG] = *rep;
+	else
+		fprintf(stderr, "uk: hart %u: reply backlog full, reply to seq %u dropped\n", hart,
+			rep->seq);
+}
+
+static int flush_backlog(uint32_t hart)
+{
+	int n = 0;
+	while (backlog[hart].head != backlog[hart].tail &&
+	       ring_put(hart, &backlog[hart].rep[backlog[hart].tail % BACKLOG]))
+		backlog[hart].tail++, n++;
+	return n;
+}
+
+/* Serve what hart h has queued; the number of requests taken. */
+static int serve_hart(uint32_t h, uint32_t epoch)
+{
+	struct pt_uk_chan *c = &g.area->chan[h];
+	uint32_t head = __atomic_load_n(&c->req_idx.head, __ATOMIC_ACQUIRE);
+	uint32_t tail = c->req_idx.tail;
+	int n = 0;
+	if (head - tail > PT_UK_RING_SLOTS) {
+		fprintf(stderr, "uk: hart %u: request ring indices broken (head %u tail %u)\n", h,
+			head, tail);
+		tail = head; /* drop everything: the PK's waiters time out */
+	}
+	for (; tail != head; tail++, n++) {
+		struct pt_uk_req q = c->req[tail % PT_UK_RING_SLOTS]; /* one copy: no re-reads */
+		struct pt_uk_rep rep;
+		if (q.epoch != epoch)
+			continue; /* sent to an earlier UK: its waiter has given up */
+		if (uk_serve(&q, h, &rep))
+			uk_reply(h, &rep);
+		__atomic_fetch_add(&g.area->uk_served, 1, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&c->req_idx.tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: uk --elf KERNEL.elf --ram RAM_FILE --sandbox DIR "
+			"[--poll busy|backoff] [--verbose]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *elf = NULL, *ram = NULL, *sandbox = NULL;
+	int busy = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--elf") && i + 1 < argc)
+			elf = argv[++i];
+		else if (!strcmp(argv[i], "--ram") && i + 1 < argc)
+			ram = argv[++i];
+		else if (!strcmp(argv[i], "--sandbox") && i + 1 < argc)
+			sandbox = argv[++i];
+		else if (!strcmp(argv[i], "--poll") && i + 1 < argc) {
+			const char *m = argv[++i];
+			if (strcmp(m, "busy") && strcmp(m, "backoff"))
+				usage();
+			busy = !strcmp(m, "busy");
+		} else if (!strcmp(argv[i], "--verbose"))
+			uk_verbose = 1;
+		else
+			usage();
+	}
+	if (!elf || !ram || !sandbox)
+		usage();
+	uint64_t addr;
+	int rc = guest_symbol(elf, "pt_uk_area", &addr);
+	if (rc) {
+		fprintf(stderr, "uk: %s: no symbol pt_uk_area (%s): is the uk subsystem linked "
+				"(a `uk:` section in the configuration)?\n", elf, strerror(-rc));
+		return 1;
+	}
+	if ((rc = uk_sandbox_open(sandbox))) {
+		fprintf(stderr, "uk: sandbox %s: %s\n", sandbox, strerror(-rc));
+		return 1;
+	}
+	/* the RAM file appears when QEMU (or partita run) creates it: wait a little */
+	for (int tries = 0; (rc = guest_map(ram, addr)); tries++) {
+		if (tries == 100) {
+			fprintf(stderr, "uk: %s: %s\n", ram, strerror(-rc));
+			return 1;
+		}
+		usleep(50000);
+	}
+	for (int tries = 0; g.area->magic != PT_UK_MAGIC; tries++) {
+		if (tries == 200) {
+			fprintf(stderr, "uk: %s: no mailbox at 0x%llx (magic 0x%llx): not this "
+					"image's RAM, or the guest has not been loaded\n", ram,
+				(unsigned long long)addr, (unsigned long long)g.area->magic);
+			return 1;
+		}
+		usleep(50000);
+	}
+	if (g.area->version != PT_UK_ABI_VERSION || g.area->nharts > PT_UK_MAX_HARTS) {
+		fprintf(stderr, "uk: mailbox ABI version %u (nharts %u), this UK speaks %u\n",
+			g.area->version, g.area->nharts, PT_UK_ABI_VERSION);
+		return 1;
+	}
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	uint32_t epoch = g.area->uk_epoch + 1;
+	/* requests left from an earlier UK are skipped by their epoch */
+	__atomic_store_n(&g.area->uk_epoch, epoch, __ATOMIC_RELEASE);
+	__atomic_store_n(&g.area->uk_state, PT_UK_SERVING, __ATOMIC_RELEASE);
+	fprintf(stderr, "uk: serving %s (mailbox 0x%llx, %u harts, epoch %u, %s polling)\n", ram,
+		(unsigned long long)addr, g.area->nharts, epoch, busy ? "busy" : "back-off");
+	unsigned idle = 0;
+	time_t last_check = 0;
+	while (!stop) {
+		int work = 0;
+		for (uint32_t h = 0; h < g.area->nharts && h < PT_UK_MAX_HARTS; h++) {
+			work += flush_backlog(h);
+			work += serve_hart(h, epoch);
+		}
+		g.area->uk_heartbeat++;
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec != last_check) { /* a new boot replaced the RAM file: ours is dead */
+			struct stat st;
+			last_check = now.tv_sec;
+			if (stat(ram, &st) || st.st_ino != g.ram_ino) {
+				fprintf(stderr, "uk: %s was replaced (the guest is gone): exiting\n", ram);
+				break;
+			}
+		}
+		if (work) {
+			idle = 0;
+		} else if (!busy) { /* back-off: 1 us doubling to 1 ms while idle */
+			struct timespec ts = {0, 1000L << (idle < 10 ? idle : 10)};
+			idle++;
+			nanosleep(&ts, NULL);
+		}
+	}
+	__atomic_store_n(&g.area->uk_state, PT_UK_ABSENT, __ATOMIC_RELEASE);
+	fprintf(stderr, "uk: stopped after %llu requests (%llu refused)\n",
+		(unsigned long long)g.area->uk_served, (unsigned long long)g.area->uk_refused);
+	return 0;
+}
