@@ -4,9 +4,9 @@
  * host process) through the shared-memory mailbox `pt_uk_area` (<partita/uk_abi.h>).
  *
  * A caller queues its request on the channel of the hart it runs on and blocks on `uk_wq`
- * (other threads, on every hart, keep running). Replies are collected by whoever polls the
- * reply rings first: the waiter itself, every poll_ns while it waits, and every delegated call
- * on its way in; a collected reply wakes its waiter through pt_wake. A call never hangs: no UK
+ * (other threads, on every hart, keep running), one poll period at a time. Replies are collected by whoever polls the reply rings first: the waiter
+ * itself, every poll_ns while it waits, and every delegated call on its way in; a collected
+ * reply wakes its waiter through pt_wake. A call never hangs: no UK
  * (uk_state ABSENT) fails at once with PT_UK_ENOUK, a UK that goes away (state or epoch
  * changes) fails its waiters with PT_UK_EDEAD at their next poll, and every call fails with
  * PT_UK_ETIMEOUT after the configured timeout (the UK is then told to cancel it).
@@ -35,9 +35,11 @@ enum { W_IDLE = 0, W_WAITING, W_DONE };
 
 /* One outstanding request per thread, by thread slot; under pt_sync_lock. */
 static struct {
-	uint32_t seq;
+	uint32_t seq, epoch;
 	uint8_t state;
+	uint16_t op;
 	int64_t result;
+	uint64_t deadline; /* cycles: PT_UK_ETIMEOUT from then on */
 } pend[PT_MAX_THREADS];
 
 static struct pt_waitq uk_wq;
@@ -120,7 +122,47 @@ static int64_t fail(struct pt_thread *me, uint16_t ev, int64_t code, uint64_t a0
 	return code;
 }
 
-/* Send one request and wait for its reply. Interrupts masked (system call). */
+/*
+ * Wait for the caller's pending request: block poll_ns at a time, looking at the reply rings
+ * between (a reply collected by another thread wakes it at once). Returns its result, or the
+ * error that ends the wait (UK gone, timeout).
+ */
+static int64_t wait_reply(struct pt_thread *me)
+{
+	uint32_t slot = me->slot;
+	for (;;) {
+		poll_replies();
+		pt_spin_lock(&pt_sync_lock);
+		uint32_t seq = pend[slot].seq;
+		uint16_t op = pend[slot].op;
+		if (pend[slot].state == W_DONE) {
+			int64_t r = pend[slot].result;
+			pend[slot].state = W_IDLE;
+			pt_spin_unlock(&pt_sync_lock);
+			__atomic_fetch_add(&pt_uk_area.pk_replied, 1, __ATOMIC_RELAXED);
+			pt_trace_emit_masked(PT_EV_UK_REPLY, me->tid, seq, (uint64_t)r);
+			return r;
+		}
+		uint64_t now = hal_cycles(), deadline = pend[slot].deadline;
+		uint32_t epoch = pend[slot].epoch;
+		bool gone = !uk_serving() ||
+			    __atomic_load_n(&pt_uk_area.uk_epoch, __ATOMIC_ACQUIRE) != epoch;
+		if (gone || now >= deadline) {
+			pend[slot].state = W_IDLE; /* a late reply is now stale */
+			pt_spin_unlock(&pt_sync_lock);
+			if (gone)
+				return fail(me, PT_EV_UK_DEAD, PT_UK_EDEAD, op, seq);
+			uint64_t cancel[5] = {seq, 0, 0, 0, 0};
+			(void)push(PT_UK_OP_CANCEL, me, seq, epoch, cancel); /* best effort */
+			return fail(me, PT_EV_UK_TIMEOUT, PT_UK_ETIMEOUT, op, seq);
+		}
+		uint64_t poll = pt_ns_to_cycles(pt_uk_cfg.poll_ns) ? pt_ns_to_cycles(pt_uk_cfg.poll_ns) : 1;
+		uint64_t until = now + poll < deadline ? now + poll : deadline;
+		(void)pt_block(&uk_wq, PT_OBJ_SLEEP, seq, until); /* releases pt_sync_lock */
+	}
+}
+
+/* Send one request and wait for its result. Interrupts masked (system call). */
 static int64_t delegate(uint16_t op, const uint64_t arg[5])
 {
 	struct pt_thread *me = pt_current();
@@ -134,6 +176,9 @@ static int64_t delegate(uint16_t op, const uint64_t arg[5])
 	uint32_t slot = me->slot;
 	pt_spin_lock(&pt_sync_lock);
 	pend[slot].seq = seq;
+	pend[slot].epoch = epoch;
+	pend[slot].op = op;
+	pend[slot].deadline = pt_time_add_sat(hal_cycles(), pt_ns_to_cycles(pt_uk_cfg.timeout_ns));
 	pend[slot].state = W_WAITING;
 	pt_spin_unlock(&pt_sync_lock);
 	if (!push(op, me, seq, epoch, arg)) {
@@ -142,34 +187,7 @@ static int64_t delegate(uint16_t op, const uint64_t arg[5])
 	}
 	__atomic_fetch_add(&pt_uk_area.pk_sent, 1, __ATOMIC_RELAXED);
 	pt_trace_emit_masked(PT_EV_UK_SEND, me->tid, (uint64_t)op << 32 | hal_cpu_id(), seq);
-	uint64_t deadline = pt_time_add_sat(hal_cycles(), pt_ns_to_cycles(pt_uk_cfg.timeout_ns));
-	uint64_t poll = pt_ns_to_cycles(pt_uk_cfg.poll_ns) ? pt_ns_to_cycles(pt_uk_cfg.poll_ns) : 1;
-	for (;;) {
-		poll_replies();
-		pt_spin_lock(&pt_sync_lock);
-		if (pend[slot].state == W_DONE) {
-			int64_t r = pend[slot].result;
-			pend[slot].state = W_IDLE;
-			pt_spin_unlock(&pt_sync_lock);
-			__atomic_fetch_add(&pt_uk_area.pk_replied, 1, __ATOMIC_RELAXED);
-			pt_trace_emit_masked(PT_EV_UK_REPLY, me->tid, seq, (uint64_t)r);
-			return r;
-		}
-		uint64_t now = hal_cycles();
-		bool gone = !uk_serving() ||
-			    __atomic_load_n(&pt_uk_area.uk_epoch, __ATOMIC_ACQUIRE) != epoch;
-		if (gone || now >= deadline) {
-			pend[slot].state = W_IDLE; /* a late reply is now stale */
-			pt_spin_unlock(&pt_sync_lock);
-			if (gone)
-				return fail(me, PT_EV_UK_DEAD, PT_UK_EDEAD, op, seq);
-			uint64_t cancel[5] = {seq, 0, 0, 0, 0};
-			(void)push(PT_UK_OP_CANCEL, me, seq, epoch, cancel); /* best effort */
-			return fail(me, PT_EV_UK_TIMEOUT, PT_UK_ETIMEOUT, op, seq);
-		}
-		uint64_t until = now + poll < deadline ? now + poll : deadline;
-		(void)pt_block(&uk_wq, PT_OBJ_SLEEP, seq, until); /* releases pt_sync_lock */
-	}
+	return wait_reply(me);
 }
 
 /* PT_SYS_UK_FIRST + op: a0..a2 user values, forwarded unchecked (the UK checks them against

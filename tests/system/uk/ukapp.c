@@ -74,7 +74,28 @@ void uk_client(void *arg)
 		pt_sleep_ns(200000);
 	}
 	uk_close(fds[1]); /* the reader then sees the end */
+
+	/* a read nobody will ever answer: the configured timeout ends it, and the UK is told to
+	 * forget it (a later writer's bytes must not go to a reader that left) */
+	pt_printf("uk pipe_never %ld", uk_pipe("never", fds));
+	long t0 = (long)(pt_time_cycles() << pt_time_shift());
+	long r2 = uk_read(fds[0], buf, 8);
+	pt_printf("uk timeout %ld %ld", r2, ((long)(pt_time_cycles() << pt_time_shift()) - t0) / 1000);
+	pt_printf("uk after_timeout %ld", uk_getpid());
 	pt_printf("uk client_done 1");
+}
+
+/* uk_kill.yaml: blocks in the UK until the UK is stopped, then calls it once more. */
+void uk_blocker(void *arg)
+{
+	(void)arg;
+	int32_t fds[2] = {-1, -1};
+	long r = -1;
+	for (int i = 0; i < 1000 && (r = uk_pipe("forever", fds)) == PT_UK_ENOUK; i++)
+		pt_sleep_ns(1000000); /* the UK may come up after the guest */
+	pt_printf("uk blocker_pipe %ld", r);
+	pt_printf("uk blocker_read %ld", uk_read(fds[0], buf, 8));
+	pt_printf("uk blocker_after %ld", uk_getpid());
 }
 
 void uk_reader(void *arg)

@@ -114,7 +114,7 @@ def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: in
     reader = threading.Thread(target=pump, daemon=True)
     reader.start()
     timed_out = False
-    deadline = start + timeout_s
+    deadline = start + timeout_s if timeout_s is not None else float("inf")
     while True:
         try:
             proc.wait(timeout=poll_s if poll is not None else max(0.0, deadline - time.monotonic()))
