@@ -88,18 +88,20 @@ static int serve_hart(uint32_t h, uint32_t epoch)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: uk --elf KERNEL.elf --ram RAM_FILE --sandbox DIR "
+	fprintf(stderr, "usage: uk (--elf KERNEL.elf | --area ADDR) --ram RAM_FILE --sandbox DIR "
 			"[--poll busy|backoff] [--verbose]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *elf = NULL, *ram = NULL, *sandbox = NULL;
+	const char *elf = NULL, *ram = NULL, *sandbox = NULL, *area = NULL;
 	int busy = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--elf") && i + 1 < argc)
 			elf = argv[++i];
+		else if (!strcmp(argv[i], "--area") && i + 1 < argc)
+			area = argv[++i]; /* the mailbox's guest address instead of --elf (test rigs) */
 		else if (!strcmp(argv[i], "--ram") && i + 1 < argc)
 			ram = argv[++i];
 		else if (!strcmp(argv[i], "--sandbox") && i + 1 < argc)
@@ -114,10 +116,18 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!elf || !ram || !sandbox)
+	if ((!elf == !area) || !ram || !sandbox)
 		usage();
-	uint64_t addr;
-	int rc = guest_symbol(elf, "pt_uk_area", &addr);
+	uint64_t addr = 0;
+	int rc = 0;
+	if (area) {
+		char *end;
+		addr = strtoull(area, &end, 0);
+		if (*end)
+			usage();
+	} else {
+		rc = guest_symbol(elf, "pt_uk_area", &addr);
+	}
 	if (rc) {
 		fprintf(stderr, "uk: %s: no symbol pt_uk_area (%s): is the uk subsystem linked "
 				"(a `uk:` section in the configuration)?\n", elf, strerror(-rc));

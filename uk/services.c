@@ -116,7 +116,8 @@ static int64_t op_open(const struct pt_uk_req *q)
 	int slot = fd_alloc(q->part);
 	if (slot < 0)
 		return err(EMFILE);
-	int h = open_beneath(path, (uint64_t)flags, q->arg[2]);
+	/* O_NONBLOCK: opening a fifo that sits in the sandbox must not block the UK */
+	int h = open_beneath(path, (uint64_t)flags | O_NONBLOCK, q->arg[2]);
 	if (h < 0)
 		return err(-h);
 	struct stat st;
@@ -124,6 +125,7 @@ static int64_t op_open(const struct pt_uk_req *q)
 		close(h); /* no fifos, devices or sockets that happen to sit in the sandbox */
 		return err(EPERM);
 	}
+	fcntl(h, F_SETFL, fcntl(h, F_GETFL) & ~O_NONBLOCK);
 	fds[q->part][slot] = (struct ukfd){FD_FILE, h};
 	return slot;
 }
