@@ -45,6 +45,7 @@ static struct pipe pipes[PIPES];
 static struct parked {
 	int used;
 	uint32_t hart;
+	uint64_t recv_ns;
 	struct pt_uk_req q;
 } parked[PARKED];
 
@@ -360,7 +361,7 @@ static int park(const struct pt_uk_req *q, uint32_t hart)
 {
 	for (unsigned i = 0; i < PARKED; i++)
 		if (!parked[i].used) {
-			parked[i] = (struct parked){1, hart, *q};
+			parked[i] = (struct parked){1, hart, uk_now_ns(), *q};
 			return 1;
 		}
 	return 0;
@@ -382,7 +383,10 @@ static void wake_parked(int pipe_idx)
 			struct pt_uk_rep rep;
 			if (uk_serve(&pk.q, pk.hart, &rep)) {
 				uk_reply(pk.hart, &rep);
+				uk_timing(&pk.q, pk.recv_ns, rep.result);
 				again = 1;
+			} else {
+				parked[i].recv_ns = pk.recv_ns; /* parked again: keep its arrival */
 			}
 		}
 	}

@@ -38,4 +38,8 @@ void uk_reply(uint32_t hart, const struct pt_uk_rep *rep);
 void uk_services_reset(void);
 extern int uk_verbose;
 
+/* main.c: host time (CLOCK_MONOTONIC ns) and the optional per-request timing log (--times) */
+uint64_t uk_now_ns(void);
+void uk_timing(const struct pt_uk_req *q, uint64_t recv_ns, int64_t result);
+
 #endif

@@ -177,11 +177,13 @@ def test_uk_survives_malformed_requests(tmp_path: Path) -> None:
                     time.monotonic() < deadline:
                 time.sleep(0.05)
             served, refused = struct.unpack_from("<QQ", m, AREA - RAM_BASE + 48)
+            ring = (struct.unpack_from("<I", m, c)[0], struct.unpack_from("<I", m, c + 64)[0],
+                    struct.unpack_from("<Q", m, AREA - RAM_BASE + 40)[0], proc.poll())
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err.decode()
-    assert served == N, (served, N)
+    assert served == N, (served, N, ring)
     assert replied >= N * 9 // 10 and refused > N // 10, (replied, refused)
     # nothing outside the sandbox changed, and only the process's writable pages and the
     # mailbox changed in guest memory

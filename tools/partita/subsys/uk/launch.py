@@ -34,6 +34,7 @@ class UkOptions:
     poll: str | None = None
     verbose: bool = False
     sandbox: Path | None = None  # instead of the configuration's
+    times: Path | None = None  # the UK's per-request host timing log (uk --times)
 
 
 def build_uk() -> Path:
@@ -71,6 +72,8 @@ class UkProcess:
     def command(self) -> list[str]:
         cmd = [str(self.bin), "--elf", str(self.elf), "--ram", str(self.ram_file),
                "--sandbox", str(self.sandbox), "--poll", self.poll_mode]
+        if self.opts.times is not None:
+            cmd += ["--times", str(self.opts.times)]
         return cmd + (["--verbose"] if self.opts.verbose else [])
 
     def started(self) -> None:
