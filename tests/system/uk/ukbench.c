@@ -25,6 +25,10 @@ static void report(const char *name)
 void ukb_ping(void *arg)
 {
 	(void)arg;
+	int32_t to[2], from[2];
+	/* the pipes first: uk_pong's first read then waits in the UK, not in a sleep loop */
+	bad += uk_pipe("ping", to) != 0;
+	bad += uk_pipe("pong", from) != 0;
 	long pid = uk_getpid_local();
 	for (int i = 0; i < SAMPLES; i++) {
 		uint64_t a = pt_time_cycles();
@@ -38,9 +42,6 @@ void ukb_ping(void *arg)
 		t[i] = pt_time_cycles() - a;
 	}
 	report("getpid_delegated");
-	int32_t to[2], from[2];
-	bad += uk_pipe("ping", to) != 0;
-	bad += uk_pipe("pong", from) != 0;
 	char c = 'x';
 	for (int i = 0; i < SAMPLES; i++) {
 		uint64_t a = pt_time_cycles();

@@ -35,6 +35,7 @@ class UkOptions:
     verbose: bool = False
     sandbox: Path | None = None  # instead of the configuration's
     times: Path | None = None  # the UK's per-request host timing log (uk --times)
+    stop_when_parked: bool = False  # stop once the UK holds a request it has not answered
 
 
 def build_uk() -> Path:
@@ -90,7 +91,8 @@ class UkProcess:
                                              stdout=f, stderr=f)
         if self.proc is None or self.stopped:
             return
-        if self.opts.stop_after_s is not None and now >= self.opts.stop_after_s:
+        if (self.opts.stop_after_s is not None and now >= self.opts.stop_after_s) or \
+                (self.opts.stop_when_parked and self._parked()):
             self._signal(signal.SIGKILL if self.opts.kill else signal.SIGTERM)
             return
         if self.proc.poll() is not None:  # died on its own
@@ -109,6 +111,19 @@ class UkProcess:
                 self.proc.wait()
         self.stopped = True
         self._mark_absent()
+
+    def _parked(self) -> bool:
+        """A request is pending in the PK and the UK has taken it (it waits in the UK)."""
+        import struct
+
+        try:
+            with open(self.ram_file, "rb") as f, \
+                    mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+                served, _, sent, replied, failed = struct.unpack_from(
+                    "<5Q", m, self.area_off + 48)
+        except (OSError, ValueError, struct.error):
+            return False
+        return sent > replied + failed and served >= sent
 
     def _mark_absent(self) -> None:
         """uk_state = ABSENT in guest RAM (what the UK does itself when it can)."""
