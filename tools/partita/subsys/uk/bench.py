@@ -52,7 +52,7 @@ def host_samples(times_csv: Path, ping_part: int) -> dict[str, dict[str, list[fl
 
     def gaps(rs: list[dict[str, str]]) -> list[float]:
         t = sorted(int(r["recv_ns"]) for r in rs)
-        return [(b - a) / 1000 for a, b in zip(t, t[1:])]
+        return [(b - a) / 1000 for a, b in zip(t, t[1:], strict=False)]
 
     return {"getpid_delegated": {"service_us": us("recv_ns", "reply_ns", getpid),
                                  "round_trip_us": gaps(getpid)},
@@ -105,8 +105,9 @@ def markdown(doc: dict[str, Any]) -> str:
            "| xv6-riscv (guest instr.) |", "| --- | --- | --- | --- | --- |"]
     for label, key, xv6 in rows:
         hh = h.get(key, {})
+        x = doc["xv6_riscv_instructions"][xv6]
         out.append(f"| {label} | {_fmt(g.get(key, {}))} | {_fmt(hh.get('service_us', {}))} "
-                   f"| {_fmt(hh.get('round_trip_us', {}))} | {doc['xv6_riscv_instructions'][xv6]:,} |")
+                   f"| {_fmt(hh.get('round_trip_us', {}))} | {x:,} |")
     for label, key in (("fork", "fork"), ("fork + exec", "fork_exec")):
         out.append(f"| {label} | not implemented | — | — | "
                    f"{doc['xv6_riscv_instructions'][key]:,} |")
