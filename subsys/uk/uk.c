@@ -60,6 +60,8 @@ static void deliver(const struct pt_uk_rep *r)
 	}
 	pend[slot].state = W_DONE;
 	pend[slot].result = r->result;
+	/* counted when collected (before the ring's tail moves): the host's watchdog reads it */
+	__atomic_fetch_add(&pt_uk_area.pk_replied, 1, __ATOMIC_RELAXED);
 	struct pt_thread *t = &pt_threads[slot];
 	if (t->state == PT_TS_BLOCKED && t->waitq == &uk_wq)
 		pt_wake(t, PT_OK);
@@ -139,7 +141,6 @@ static int64_t wait_reply(struct pt_thread *me)
 			int64_t r = pend[slot].result;
 			pend[slot].state = W_IDLE;
 			pt_spin_unlock(&pt_sync_lock);
-			__atomic_fetch_add(&pt_uk_area.pk_replied, 1, __ATOMIC_RELAXED);
 			pt_trace_emit_masked(PT_EV_UK_REPLY, me->tid, seq, (uint64_t)r);
 			return r;
 		}

@@ -5,6 +5,7 @@ failing calls at once, a timeout, and the UK going away with a request pending."
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -52,6 +53,7 @@ def sandboxes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     box.mkdir()
     outside.mkdir()
     (box / "in.txt").write_text("hello from the host")
+    (box / "in.bin").write_bytes(random.Random(16).randbytes(10_000))
     (outside / "secret.txt").write_text("secret")
     (box / "link").symlink_to(outside)
     (box / "filelink").symlink_to(outside / "secret.txt")
@@ -93,6 +95,13 @@ def test_services_through_the_uk(with_uk: RunResult, sandboxes: tuple[Path, Path
     rt_ok(r, ("rt_a", "rt_b"))
     c = counts(r.area)
     assert c["SEND"] == c["REPLY"] + c.get("TIMEOUT", 0) and c["SEND"] >= 30
+
+
+def test_file_copier_example(with_uk: RunResult, sandboxes: tuple[Path, Path]) -> None:
+    box, _ = sandboxes
+    line = [ln for ln in (with_uk.out / "print.log").read_text().splitlines() if "ukcopy" in ln]
+    assert line and line[0].split()[-3:] == ["bytes", "10000", "0"], line
+    assert (box / "copy.bin").read_bytes() == (box / "in.bin").read_bytes()
 
 
 def test_sandbox_and_pointers_hold(with_uk: RunResult, sandboxes: tuple[Path, Path]) -> None:

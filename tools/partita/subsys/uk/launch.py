@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[4]
 UK_BIN = ROOT / "build" / "uk" / "uk"
 RAM_BASE = 0x80000000
 STATE_OFFSET = 32  # offsetof(struct pt_uk_area, uk_state), <partita/uk_abi.h>
+CHAN_BYTES = 1856  # sizeof(struct pt_uk_chan)
 
 
 @dataclass
@@ -113,17 +114,25 @@ class UkProcess:
         self._mark_absent()
 
     def _parked(self) -> bool:
-        """A request is pending in the PK and the UK has taken it (it waits in the UK)."""
+        """The UK holds a request it has not answered: the PK has one pending, the UK has
+        taken every request sent, and no reply waits in any reply ring."""
         import struct
 
         try:
             with open(self.ram_file, "rb") as f, \
                     mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+                nharts = struct.unpack_from("<I", m, self.area_off + 12)[0]
                 served, _, sent, replied, failed = struct.unpack_from(
                     "<5Q", m, self.area_off + 48)
+                unread = 0
+                for h in range(min(nharts, 8)):
+                    rep = self.area_off + 128 + h * CHAN_BYTES + 128 + 16 * 64
+                    head, tail = struct.unpack_from("<I", m, rep)[0], \
+                        struct.unpack_from("<I", m, rep + 64)[0]
+                    unread += head != tail
         except (OSError, ValueError, struct.error):
             return False
-        return sent > replied + failed and served >= sent
+        return sent > replied + failed and served >= sent and not unread
 
     def _mark_absent(self) -> None:
         """uk_state = ABSENT in guest RAM (what the UK does itself when it can)."""
