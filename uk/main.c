@@ -226,6 +226,7 @@ int main(int argc, char **argv)
 			work += flush_backlog(h);
 			work += serve_hart(h, epoch);
 		}
+		work += uk_poll_parked();
 		g.area->uk_heartbeat++;
 		/* every 4096 passes (clock_gettime in every pass was 34% of a busy UK's time, perf):
 		 * once a second, has a new boot replaced the RAM file? then ours is dead */

@@ -10,11 +10,14 @@
 #define _GNU_SOURCE
 #include "uk.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -22,7 +25,7 @@
 int uk_verbose;
 static int sandbox_fd = -1;
 
-enum { FD_FREE = 0, FD_FILE, FD_PIPE_R, FD_PIPE_W };
+enum { FD_FREE = 0, FD_FILE, FD_PIPE_R, FD_PIPE_W, FD_UDP };
 struct ukfd {
 	uint8_t kind;
 	int host; /* FD_FILE: host descriptor; pipes: pipe index */
@@ -318,8 +321,12 @@ static int64_t op_close(const struct pt_uk_req *q)
 		return err(EBADF);
 	int kind = f->kind, h = f->host;
 	f->kind = FD_FREE;
-	if (kind == FD_FILE)
-		return close(h) ? err(errno) : 0;
+	if (kind == FD_FILE || kind == FD_UDP) {
+		int rc = close(h) ? err(errno) : 0;
+		if (kind == FD_UDP)
+			uk_poll_parked(); /* a receive parked on it now fails with EBADF */
+		return rc;
+	}
 	struct pipe *p = &pipes[h];
 	if (kind == FD_PIPE_R)
 		p->readers--;
@@ -357,6 +364,87 @@ static int64_t op_lseek(const struct pt_uk_req *q)
 	return o < 0 ? err(errno) : (int64_t)o;
 }
 
+/* UDP on the loopback only: sockets bind to and send to 127.0.0.1, never elsewhere. */
+static int64_t op_socket(const struct pt_uk_req *q)
+{
+	int slot = fd_alloc(q->part);
+	if (slot < 0)
+		return err(EMFILE);
+	int h = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (h < 0)
+		return err(errno);
+	fds[q->part][slot] = (struct ukfd){FD_UDP, h};
+	return slot;
+}
+
+static struct sockaddr_in loopback(uint64_t port)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return a;
+}
+
+static int64_t op_bind(const struct pt_uk_req *q)
+{
+	struct ukfd *f = fd_get(q->part, q->arg[0]);
+	if (!f || f->kind != FD_UDP)
+		return err(f ? ENOTSOCK : EBADF);
+	if (q->arg[1] > 65535)
+		return err(EINVAL);
+	struct sockaddr_in a = loopback(q->arg[1]);
+	if (bind(f->host, (struct sockaddr *)&a, sizeof(a)))
+		return err(errno);
+	socklen_t len = sizeof(a);
+	if (getsockname(f->host, (struct sockaddr *)&a, &len))
+		return err(errno);
+	return ntohs(a.sin_port);
+}
+
+static int64_t op_sendto(const struct pt_uk_req *q)
+{
+	struct ukfd *f = fd_get(q->part, q->arg[0]);
+	if (!f || f->kind != FD_UDP)
+		return err(f ? ENOTSOCK : EBADF);
+	if (q->arg[3] == 0 || q->arg[3] > 65535 || q->arg[2] > 65507)
+		return err(EINVAL);
+	static uint8_t dgram[65536];
+	if (guest_copy_in(q->as, dgram, q->arg[1], q->arg[2]))
+		return PT_UK_EBADREQ;
+	struct sockaddr_in a = loopback(q->arg[3]);
+	ssize_t n = sendto(f->host, dgram, q->arg[2], 0, (struct sockaddr *)&a, sizeof(a));
+	return n < 0 ? err(errno) : n;
+}
+
+/* *park = 1 when nothing has arrived yet (retried by uk_poll_parked). */
+static int64_t op_recvfrom(const struct pt_uk_req *q, int *must_park)
+{
+	struct ukfd *f = fd_get(q->part, q->arg[0]);
+	if (!f || f->kind != FD_UDP)
+		return err(f ? ENOTSOCK : EBADF);
+	uint64_t n = q->arg[2] < 65536 ? q->arg[2] : 65536;
+	uint64_t c;
+	for (uint64_t off = 0; off < n; off += c) /* the whole buffer, before anything arrives */
+		if (!guest_user(q->as, q->arg[1] + off, n - off, 1, &c))
+			return PT_UK_EBADREQ;
+	if (q->arg[3] && (!guest_user(q->as, q->arg[3], 4, 1, &c) || c < 4))
+		return PT_UK_EBADREQ;
+	static uint8_t dgram[65536];
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+	ssize_t k = recvfrom(f->host, dgram, n, 0, (struct sockaddr *)&a, &len);
+	if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		*must_park = 1;
+		return 0;
+	}
+	if (k < 0)
+		return err(errno);
+	uint32_t port = ntohs(a.sin_port);
+	if (guest_copy_out(q->as, q->arg[1], dgram, (uint64_t)k) ||
+	    (q->arg[3] && guest_copy_out(q->as, q->arg[3], &port, 4)))
+		return PT_UK_EBADREQ;
+	return k;
+}
+
 static int park(const struct pt_uk_req *q, uint32_t hart)
 {
 	for (unsigned i = 0; i < PARKED; i++)
@@ -376,7 +464,7 @@ static void wake_parked(int pipe_idx)
 			if (!parked[i].used)
 				continue;
 			struct ukfd *f = fd_get(parked[i].q.part, parked[i].q.arg[0]);
-			if (f && f->kind != FD_FILE && f->host != pipe_idx)
+			if (f && (f->kind == FD_UDP || (f->kind != FD_FILE && f->host != pipe_idx)))
 				continue;
 			struct parked pk = parked[i];
 			parked[i].used = 0;
@@ -397,6 +485,30 @@ static void cancel(const struct pt_uk_req *q)
 	for (unsigned i = 0; i < PARKED; i++)
 		if (parked[i].used && parked[i].q.seq == q->arg[0] && parked[i].q.tid == q->tid)
 			parked[i].used = 0;
+}
+
+/* Retry the parked receives on UDP sockets (every polling pass); the number answered. */
+int uk_poll_parked(void)
+{
+	int n = 0;
+	for (unsigned i = 0; i < PARKED; i++) {
+		if (!parked[i].used || parked[i].q.op != PT_UK_OP_RECVFROM)
+			continue;
+		struct parked pk = parked[i];
+		parked[i].used = 0;
+		struct pt_uk_rep rep;
+		if (uk_serve(&pk.q, pk.hart, &rep)) {
+			uk_reply(pk.hart, &rep);
+			uk_timing(&pk.q, pk.recv_ns, rep.result);
+			n++;
+		} else {
+			/* parked again, maybe in another slot: keep its arrival time */
+			for (unsigned j = 0; j < PARKED; j++)
+				if (parked[j].used && parked[j].q.seq == pk.q.seq && parked[j].q.tid == pk.q.tid)
+					parked[j].recv_ns = pk.recv_ns;
+		}
+	}
+	return n;
 }
 
 void uk_services_reset(void)
@@ -423,6 +535,10 @@ int uk_serve(const struct pt_uk_req *q, uint32_t hart, struct pt_uk_rep *rep)
 		case PT_UK_OP_PIPE: r = op_pipe(q); break;
 		case PT_UK_OP_UNLINK: r = op_unlink(q); break;
 		case PT_UK_OP_CANCEL: cancel(q); return 0; /* no reply: its waiter is gone */
+		case PT_UK_OP_SOCKET: r = op_socket(q); break;
+		case PT_UK_OP_BIND: r = op_bind(q); break;
+		case PT_UK_OP_SENDTO: r = op_sendto(q); break;
+		case PT_UK_OP_RECVFROM: r = op_recvfrom(q, &must_park); break;
 		default: r = PT_UK_EBADREQ;
 		}
 	}

@@ -36,6 +36,7 @@ int uk_sandbox_open(const char *dir);
 int uk_serve(const struct pt_uk_req *q, uint32_t hart, struct pt_uk_rep *rep);
 void uk_reply(uint32_t hart, const struct pt_uk_rep *rep);
 void uk_services_reset(void);
+int uk_poll_parked(void);
 extern int uk_verbose;
 
 /* main.c: host time (CLOCK_MONOTONIC ns) and the optional per-request timing log (--times) */

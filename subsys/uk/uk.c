@@ -132,6 +132,10 @@ static int64_t fail(struct pt_thread *me, uint16_t ev, int64_t code, uint64_t a0
 static int64_t wait_reply(struct pt_thread *me)
 {
 	uint32_t slot = me->slot;
+	uint64_t poll = pt_ns_to_cycles(pt_uk_cfg.poll_ns) ? pt_ns_to_cycles(pt_uk_cfg.poll_ns) : 1;
+	uint64_t ms = pt_ns_to_cycles(1000000);
+	/* the poll period doubles up to 64 x poll_ns, or 1 ms if that is less (but >= poll_ns) */
+	uint64_t max_poll = poll * 64 < ms ? poll * 64 : (poll > ms ? poll : ms);
 	for (;;) {
 		poll_replies();
 		pt_spin_lock(&pt_sync_lock);
@@ -157,8 +161,10 @@ static int64_t wait_reply(struct pt_thread *me)
 			(void)push(PT_UK_OP_CANCEL, me, seq, epoch, cancel); /* best effort */
 			return fail(me, PT_EV_UK_TIMEOUT, PT_UK_ETIMEOUT, op, seq);
 		}
-		uint64_t poll = pt_ns_to_cycles(pt_uk_cfg.poll_ns) ? pt_ns_to_cycles(pt_uk_cfg.poll_ns) : 1;
 		uint64_t until = now + poll < deadline ? now + poll : deadline;
+		/* back off: a long wait (a pipe or socket with nothing to read) must not keep its
+		 * thread ready every poll_ns, starving the threads below it on its hart */
+		poll = 2 * poll < max_poll ? 2 * poll : max_poll;
 		(void)pt_block(&uk_wq, PT_OBJ_SLEEP, seq, until); /* releases pt_sync_lock */
 	}
 }

@@ -1,7 +1,8 @@
 """Fuzz the user-level kernel (uk/) through its mailbox, without QEMU: a fake guest RAM file
 holds the mailbox and one process's Sv39 tables; random and malformed requests (bad ops,
 partitions, address spaces, pointers inside and outside the process, lengths, paths with
-`..`, absolute paths, symlinks out of the sandbox, unterminated strings) go straight into the
+`..`, absolute paths, symlinks out of the sandbox, unterminated strings, UDP sockets whose
+datagrams go nowhere: port 9 of the loopback or invalid ports) go straight into the
 request rings. The UK must survive, answer every request it does not park, and change
 nothing outside the sandbox and outside the process's writable pages.
 
@@ -31,7 +32,7 @@ RW_PAGES, RO_PAGES = 6, 2  # user pages: read/write, then read-only
 KERN_PA = RAM_BASE + 0x200000  # mapped without U: never the UK's to touch
 MAGIC, VERSION = 0x314B55617469747A, 1
 SLOTS = 16
-OPS = 11  # PT_UK_OP_COUNT
+OPS = 15  # PT_UK_OP_COUNT
 REQ = struct.Struct("<IHHIIQ5Q")
 REP = struct.Struct("<IHHIIqQ")
 N = int(os.environ.get("UK_FUZZ_REQUESTS", "100000"))
@@ -104,6 +105,13 @@ def request(rng: random.Random, seq: int, m: mmap.mmap) -> bytes:
     elif op in (3, 4):  # read / write
         args[0] = rng.choice([0, 1, 2, 3, 31, 32, -1 & (2**64 - 1), rng.getrandbits(64)])
         args[1], args[2] = rand_addr(rng), rand_len(rng)
+    elif op in (12, 13, 14):  # bind / sendto / recvfrom: a socket, a buffer, a port
+        args[0] = rng.randrange(40)
+        args[1] = rng.choice([0, 1, 65535, 65536, rng.getrandbits(64)]) if op == 12 \
+            else rand_addr(rng)
+        args[2] = rand_len(rng)
+        # never a real port of the host's: out of range, or 9 (discard), for sendto
+        args[3] = rng.choice([0, 9, 65536, 2**64 - 1]) if op == 13 else rand_addr(rng)
     elif op in (5, 6):
         args[0] = rng.randrange(40)
         args[2] = rng.choice([0, 1, 2, 3, rng.getrandbits(64)])

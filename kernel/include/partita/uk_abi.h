@@ -42,6 +42,10 @@ enum pt_uk_op {
 	PT_UK_OP_PIPE,       /* a0 = name (NULL: anonymous), a1 = int32_t fds[2] -> 0 */
 	PT_UK_OP_UNLINK,     /* a0 = path */
 	PT_UK_OP_CANCEL,     /* sent by the PK: a0 = seq of a request whose waiter gave up */
+	PT_UK_OP_SOCKET,     /* -> fd of a UDP socket on the host's loopback */
+	PT_UK_OP_BIND,       /* a0 = fd, a1 = port (0: any) -> the bound port, on 127.0.0.1 */
+	PT_UK_OP_SENDTO,     /* a0 = fd, a1 = buffer, a2 = bytes, a3 = port on 127.0.0.1 */
+	PT_UK_OP_RECVFROM,   /* a0 = fd, a1 = buffer, a2 = bytes, a3 = uint32_t *port or 0 */
 	PT_UK_OP_COUNT,
 };
 

@@ -104,6 +104,12 @@ def test_file_copier_example(with_uk: RunResult, sandboxes: tuple[Path, Path]) -
     assert (box / "copy.bin").read_bytes() == (box / "in.bin").read_bytes()
 
 
+def test_udp_echo_example(with_uk: RunResult) -> None:
+    log = (with_uk.out / "print.log").read_text()
+    assert "udpecho port 1" in log
+    assert "udpclient ok 3" in log and "udpecho echoed 3" in log, log[-600:]
+
+
 def test_sandbox_and_pointers_hold(with_uk: RunResult, sandboxes: tuple[Path, Path]) -> None:
     p = printed(with_uk)
     assert ints(p["dotdot"]) == [errno_code(EPERM)]

@@ -58,6 +58,21 @@ static inline long uk_pipe(const char *name, int32_t fds[2])
 	return uk_call(PT_UK_OP_PIPE, (long)name, (long)fds, 0);
 }
 static inline long uk_unlink(const char *path) { return uk_call(PT_UK_OP_UNLINK, (long)path, 0, 0); }
+
+/* UDP on the host's loopback (127.0.0.1 only); close with uk_close. */
+static inline long uk_socket(void) { return uk_call(PT_UK_OP_SOCKET, 0, 0, 0); }
+static inline long uk_bind(long fd, unsigned port) { return uk_call(PT_UK_OP_BIND, fd, (long)port, 0); }
+static inline long uk_sendto(long fd, const void *buf, unsigned long n, unsigned port)
+{
+	return pt_syscall6((long)(PT_SYS_UK_FIRST + PT_UK_OP_SENDTO), fd, (long)buf, (long)n,
+			   (long)port, 0, 0);
+}
+/* blocks until a datagram arrives; *port (if not NULL) = the sender's port */
+static inline long uk_recvfrom(long fd, void *buf, unsigned long n, uint32_t *port)
+{
+	return pt_syscall6((long)(PT_SYS_UK_FIRST + PT_UK_OP_RECVFROM), fd, (long)buf, (long)n,
+			   (long)port, 0, 0);
+}
 #endif
 
 #endif
