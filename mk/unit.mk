@@ -17,7 +17,7 @@ LDFLAGS_UNIT := $(SAN)
 LDLIBS_UNIT := -lcmocka -lm -pthread
 
 SCHED_SRCS := kernel/sched/sched.c kernel/sched/fp/fp.c kernel/sched/edf/edf_rq.c \
-	kernel/sched/edf/edf.c kernel/sched/gedf/gedf.c
+	kernel/sched/edf/edf.c kernel/sched/gedf/gedf.c kernel/sched/tdm/tdm.c
 MM_SRCS := kernel/mm/colors.c kernel/mm/page_alloc.c kernel/mm/heap.c
 TRACE_SRCS := kernel/trace/trace.c
 SVC_SRCS := $(sort $(wildcard kernel/svc/*.c))
@@ -25,9 +25,12 @@ APP_SRCS := $(wildcard apps/automotive/*.c)
 COMMON_SRCS := tests/unit/fake_hal.c
 
 # test program -> the kernel sources it links
-test_fp_SRCS := $(SCHED_SRCS)
-test_edf_SRCS := $(SCHED_SRCS)
-test_gedf_SRCS := $(SCHED_SRCS)
+# policy tests without the core: its services for policies recorded (policy_services.c)
+POLICY_TEST_SRCS := $(SCHED_SRCS) tests/unit/sched/policy_services.c
+test_fp_SRCS := $(POLICY_TEST_SRCS)
+test_edf_SRCS := $(POLICY_TEST_SRCS)
+test_gedf_SRCS := $(POLICY_TEST_SRCS)
+test_tdm_SRCS := $(POLICY_TEST_SRCS)
 test_colors_SRCS := $(MM_SRCS)
 test_page_alloc_SRCS := $(MM_SRCS)
 test_heap_SRCS := $(MM_SRCS)
@@ -40,14 +43,15 @@ test_svc_lifecycle_SRCS := kernel/svc/svc.c kernel/svc/wait.c
 test_cachesim_SRCS := tools/cachesim/cache_model.c
 # core/test_core: the job and dispatch logic of kernel/core (the real scheduler core, job and
 # time code, policies and trace writer) against the fake HAL
-CORE_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c \
+CORE_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c kernel/core/irq.c \
 	kernel/core/subsys.c $(TRACE_SRCS) $(SCHED_SRCS) tests/unit/core/core_harness.c
 test_core_SRCS := $(CORE_SRCS)
+test_irq_SRCS := $(CORE_SRCS)
 # core/test_sync: kernel/sync (wait queues, semaphores, mutexes, queues) on the same harness
 test_sync_SRCS := $(CORE_SRCS) $(sort $(wildcard kernel/sync/*.c))
 
-# every tests/unit/<part>/test_*.c but spm/ (its own suite, below)
-TEST_SRCS := $(sort $(filter-out tests/unit/spm/%,$(wildcard tests/unit/*/test_*.c)))
+# every tests/unit/<part>/test_*.c but spm/ and dataflow/ (their own suites, below)
+TEST_SRCS := $(sort $(filter-out tests/unit/spm/% tests/unit/dataflow/%,$(wildcard tests/unit/*/test_*.c)))
 BINS := $(patsubst tests/unit/%.c,$(OUT)/%,$(TEST_SRCS))
 ifneq ($(wildcard tests/unit/test_*.c),)
 $(error $(wildcard tests/unit/test_*.c): a test program belongs in tests/unit/<part>/ (the \

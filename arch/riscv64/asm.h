@@ -11,6 +11,16 @@
 #define PC_SCRATCH 8    /* scratch: the interrupted sp while the entry switches stacks */
 #define PC_KSTACK_LO 24 /* kstack_lo: below it, the entry reports a kernel stack overflow */
 #define PC_EMERG_SP 32  /* emerg_sp: stack for that report */
+#define PC_IRQ_SP 40    /* irq_sp: top of the hart's interrupt stack, 0 = no dedicated context */
+#define PC_IRQ_T0 48    /* irq_t0: t0 while the entry decodes scause */
+#define PC_IRQ_REPLAY 56 /* irq_replay: the full path follows an interrupt already serviced */
+/* struct hal_irq_frame: ra, t0..t6, a0..a7 (the dedicated interrupt context's frame) */
+#define IF_RA 0
+#define IF_T0 8    /* t<n> at IF_T0 + 8 * n */
+#define IF_A0 64   /* a<n> at IF_A0 + 8 * n */
+#define IF_SIZE (16 * 8)
+/* scause of a supervisor external interrupt, shifted left by one (the interrupt bit drops out) */
+#define SCAUSE_S_EXT_X2 18
 /* struct hal_trap_frame: x[32] then sepc, sstatus, scause, stval */
 #define TF_SEPC (32 * 8)
 #define TF_SSTATUS (33 * 8)

@@ -19,7 +19,8 @@ void arch_s_entry(uint64_t hartid)
 {
 	csr_write(stvec, (uint64_t)arch_trap_vector);
 	csr_write(sscratch, 0);
-	csr_write(sie, SIE_SSIE);
+	/* SEIE: the PLIC enables no source until the kernel routes one (kernel/core/irq.c) */
+	csr_write(sie, SIE_SSIE | SIE_SEIE);
 	/* SUM: the kernel touches user buffers only after checking they lie in the caller's
 	 * partition (kernel/core/syscall.c); SUM keeps that path free of CSR toggles. */
 	csr_set(sstatus, SSTATUS_SUM);
@@ -146,6 +147,16 @@ void hal_timer_arm(uint64_t deadline_cycles)
 	*VIRT_CLINT_MTIMECMP_REG(cpu) = cmp;
 }
 
+/* End this hart's icount turn: arm its own comparator for the next tick of the timer. */
+static void end_turn(void)
+{
+	uint32_t me = hal_cpu_id();
+	uint64_t now_ns;
+	__asm__ volatile("rdcycle %0" : "=r"(now_ns));
+	arch_armed_cmp[me] = now_ns / 100 + 1;
+	*VIRT_CLINT_MTIMECMP_REG(me) = now_ns / 100 + 1;
+}
+
 void hal_ipi_send(uint32_t cpu)
 {
 	volatile uint32_t *msip = VIRT_CLINT_MSIP_REG(cpu);
@@ -159,11 +170,48 @@ void hal_ipi_send(uint32_t cpu)
 	 * for the next tick makes it the earliest virtual-timer deadline, which ends the turn at
 	 * once; the target runs next. The expiry is a horizon expiry, re-armed in arch_trap.
 	 */
-	uint32_t me = hal_cpu_id();
-	uint64_t now_ns;
-	__asm__ volatile("rdcycle %0" : "=r"(now_ns));
-	arch_armed_cmp[me] = now_ns / 100 + 1;
-	*VIRT_CLINT_MTIMECMP_REG(me) = now_ns / 100 + 1;
+	end_turn();
+}
+
+void hal_spin_pause(void)
+{
+	/* Same device as hal_ipi_send's: the comparator write becomes the machine's earliest
+	 * deadline and ends this hart's turn; the expiry (taken by M-mode even with S-mode
+	 * interrupts masked) is a horizon expiry that arch_trap re-arms once they are enabled. */
+	end_turn();
+}
+
+/*
+ * Exact alignment (hal.h). A coarse loop reads the counter until at most SPIN_SLED cycles
+ * are left; where it stops depends on the phase of its iterations, so the rest is spent in a
+ * straight line whose length is computed from the last reading: a jump into a sled of
+ * SPIN_SLED nops (4 bytes each, no compressed forms) that runs exactly `left - SPIN_FIXED`
+ * of them. Under icount one instruction is one cycle, so the return comes a constant number
+ * of cycles after the deadline. M-mode timer housekeeping (the horizon) is not masked: it
+ * comes at fixed times, the same in every run.
+ */
+#define SPIN_SLED 64
+#define SPIN_FIXED 8 /* instructions from the last reading to the sled, an upper bound */
+void hal_spin_until(uint64_t deadline_cycles)
+{
+	unsigned long f = hal_irq_save();
+	while (hal_cycles() + SPIN_SLED - SPIN_FIXED < deadline_cycles)
+		;
+	uint64_t now = hal_cycles();
+	if (now < deadline_cycles) {
+		uint64_t left = deadline_cycles - now; /* <= SPIN_SLED - SPIN_FIXED */
+		uint64_t skip = SPIN_SLED - (left < SPIN_FIXED ? 0 : left - SPIN_FIXED);
+		__asm__ volatile(".option push\n\t.option norvc\n\t"
+				 "la t0, 1f\n\t"
+				 "slli t1, %0, 2\n\t"
+				 "add t0, t0, t1\n\t"
+				 "jr t0\n\t"
+				 "1:\n\t"
+				 ".rept 64\n\tnop\n\t.endr\n\t"
+				 ".option pop"
+				 : : "r"(skip) : "t0", "t1", "memory");
+	}
+	hal_irq_restore(f);
 }
 
 void hal_wait_for_interrupt(void)
@@ -173,14 +221,16 @@ void hal_wait_for_interrupt(void)
 }
 
 /* Ticket lock for the console: a line is written in one piece. */
+#define PT_SPIN_LOOKS_CONSOLE 64u
 static volatile uint32_t con_next, con_owner;
 
 void hal_console_write(const char *s, size_t n)
 {
 	unsigned long f = hal_irq_save();
 	uint32_t me = __atomic_fetch_add(&con_next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&con_owner, __ATOMIC_ACQUIRE) != me)
-		;
+	for (uint32_t n = 1; __atomic_load_n(&con_owner, __ATOMIC_ACQUIRE) != me; n++)
+		if (n % PT_SPIN_LOOKS_CONSOLE == 0)
+			end_turn(); /* as hal_spin_pause: the writer holding it may have lost its turn */
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\n')
 			plat_uart_putc('\r');

@@ -65,8 +65,11 @@ static uint64_t hal_flags(unsigned f)
 static void lock(void)
 {
 	uint32_t me = __atomic_fetch_add(&mmu_lock_next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&mmu_lock_owner, __ATOMIC_ACQUIRE) != me)
-		;
+	/* pause as the kernel's ticket lock does (hal_spin_pause): under icount a spinning
+	 * waiter keeps its turn and the holder would not run */
+	for (uint32_t n = 1; __atomic_load_n(&mmu_lock_owner, __ATOMIC_ACQUIRE) != me; n++)
+		if (n % 64u == 0)
+			hal_spin_pause();
 }
 static void unlock(void) { __atomic_store_n(&mmu_lock_owner, mmu_lock_owner + 1, __ATOMIC_RELEASE); }
 

@@ -47,6 +47,7 @@ void arch_trap(struct hal_trap_frame *tf)
 	bool from_user = !(tf->sstatus & SSTATUS_SPP);
 
 	if (cause & CAUSE_IRQ) {
+		pt_irq_entry();
 		switch (cause & 0xff) {
 		case IRQ_S_TIMER:
 			pt_irq_timer();
@@ -67,6 +68,15 @@ void arch_trap(struct hal_trap_frame *tf)
 				hal_timer_arm(arch_timer_deadline[cpu]);
 			/* else only an IPI: mtimecmp still holds its deadline (an expiry after the
 			 * SSIP clear above raises SSIP again and comes back here) */
+			break;
+		}
+		case IRQ_S_EXT: {
+			/* after the dedicated context serviced it and a switch follows (trap.S) */
+			struct hal_percpu *p = hal_percpu_get();
+			if (p->irq_replay)
+				p->irq_replay = 0;
+			else
+				pt_irq_external();
 			break;
 		}
 		default:

@@ -9,6 +9,7 @@
 #include <partita/syscall.h>
 #include <partita/heap.h>
 #include <partita/config.h>
+#include <partita/irq.h>
 #include "kernel.h"
 
 #define UTEXT __attribute__((section(".utext")))
@@ -52,6 +53,10 @@ UTEXT void pt_thread_yield(void)
 		SYS(PT_SYS_THREAD_YIELD, 0, 0, 0);
 	else
 		pt_k_thread_yield();
+}
+UTEXT int pt_irq_wait(void)
+{
+	return in_user() ? (int)SYS(PT_SYS_IRQ_WAIT, 0, 0, 0) : pt_k_irq_wait();
 }
 UTEXT int pt_thread_self(void)
 {

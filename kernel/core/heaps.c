@@ -46,7 +46,7 @@ PT_KDATA static struct pt_heap heap_pool[MAX_HEAPS];
 PT_KDATA static struct pt_heap_page meta[PT_HEAP_META_PAGES];
 static uint32_t heaps_used, meta_used;
 static uintptr_t kva_next = HEAP_KVA;
-static struct {
+PT_KDATA static struct {
 	uint32_t tid;
 	int err;
 } last_err[PT_MAX_THREADS];

@@ -266,6 +266,7 @@ int pt_k_wait_next_period(void)
 		return PT_EINVAL;
 	}
 	struct pt_sched *s = t->sched;
+	pt_subsys_on_preempt_point(c->id); /* before the job's end is timed */
 	pt_sched_lock(s);
 	uint64_t now = hal_cycles();
 	if (t->job_active)

@@ -8,9 +8,12 @@
  *     static allocation with fixed addresses, carved from colored pages at boot;
  *   - page-table pages (hal_mmu_init's table_page is pt_kdata_page; see below);
  *   - kernel stacks of user threads and idle threads (thread.c), the system heap (heaps.c).
+ *   - the trace rings (pt_kdata_trace_rings), when the kernel data colors are a proper
+ *     subset: the host finds their pages in the trace area's directory.
  * What stays in the kernel image, in the colors of its physical addresses: text, rodata, the
  * page allocator's own metadata (needed before any page can be mapped), the boot stacks, the
- * partition table and the trace area (found by the host in the RAM file by its ELF symbol).
+ * partition table and the trace area's header, counters and directory (found by the host in
+ * the RAM file by its ELF symbol).
  */
 #include "kernel.h"
 
@@ -44,7 +47,7 @@ bool pt_kdata_tables_colored(void)
 void pt_kdata_init(void)
 {
 	uintptr_t lo = (uintptr_t)__kdata_start, hi = (uintptr_t)__kdata_end;
-	if (lo != HAL_KDATA_VA || hi > HAL_KDATA_VA_END)
+	if (lo != HAL_KDATA_VA || hi > HAL_KTRACE_VA)
 		pt_panic("kdata: window %lx..%lx, expected at %lx (kernel.ld vs HAL_KDATA_VA)",
 			 (uint64_t)lo, (uint64_t)hi, (uint64_t)HAL_KDATA_VA);
 	for (uintptr_t va = lo; va < hi; va += HAL_PAGE_SIZE) {
@@ -53,4 +56,26 @@ void pt_kdata_init(void)
 			pt_panic("kdata: no page of the kernel data colors for %lx", (uint64_t)va);
 	}
 	pt_printk("kdata: %lu pages at %lx\n", (uint64_t)(hi - lo) / HAL_PAGE_SIZE, (uint64_t)lo);
+}
+
+static int map_kernel_rw(uintptr_t va, uintptr_t pa)
+{
+	return hal_as_map(0, va, pa, HAL_PAGE_SIZE, HAL_MAP_R | HAL_MAP_W);
+}
+
+void pt_kdata_trace_rings(void)
+{
+	/* same rule as the page tables: with every color allowed, the image's rings (which span
+	 * every color) serve as well, and the host reads them in one piece */
+	if (!pt_kdata_tables_colored())
+		return;
+	_Static_assert(HAL_KTRACE_VA + (uintptr_t)PT_TRACE_MAX_CPUS * PT_TRACE_RING_PAGES *
+				       HAL_PAGE_SIZE <= HAL_KDATA_VA_END,
+		       "the trace rings fit in the top of the kernel data window");
+	if (pt_trace_place_rings(HAL_KTRACE_VA, pt_kdata_page, map_kernel_rw))
+		pt_panic("kdata: not enough pages of the kernel data colors for the trace rings "
+			 "(%u KiB per hart): give the kernel more colors or use kernel_data: "
+			 "uncolored", PT_TRACE_RING_PAGES * 4u);
+	pt_printk("kdata: trace rings in %u pages per hart at %lx\n", PT_TRACE_RING_PAGES,
+		  (uint64_t)HAL_KTRACE_VA);
 }

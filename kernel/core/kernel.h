@@ -49,6 +49,7 @@ _Noreturn void pt_assert_fail(const char *cond, const char *file, int line);
  * run on the only hart, so the lock would never be contended (and a handler taking a lock its
  * own hart holds would deadlock with or without it). One load and branch instead of an atomic
  * add, a spin test and a release store per lock pair. */
+#define PT_SPIN_LOOKS 64u
 struct pt_spinlock {
 	uint32_t next, owner;
 };
@@ -57,8 +58,12 @@ static inline void pt_ticket_lock(uint32_t *next, uint32_t *owner)
 	if (pt_config.ncpus == 1)
 		return;
 	uint32_t me = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(owner, __ATOMIC_ACQUIRE) != me)
-		;
+	/* A waiter looks PT_SPIN_LOOKS times, then pauses (hal_spin_pause ends its turn where
+	 * the harts run in turns, so a holder that lost its turn inside the section gets one);
+	 * an uncontended lock never pauses. */
+	for (uint32_t n = 1; __atomic_load_n(owner, __ATOMIC_ACQUIRE) != me; n++)
+		if (n % PT_SPIN_LOOKS == 0)
+			hal_spin_pause();
 }
 static inline void pt_ticket_unlock(uint32_t *owner)
 {
@@ -168,6 +173,7 @@ struct pt_cpu {
 					* deferred to the irq's exit (thread.c) */
 	uint8_t timer_dirty;           /* the timer must be re-programmed (pt_flush_deferred) */
 	uint8_t sched_event_stale;     /* ask the policy's next_event again (schedule_locked) */
+	uint8_t irq_follow;            /* the PLIC threshold follows each dispatch (irq.c) */
 	uint32_t ipi_mask;             /* IPIs to send once no lock is held */
 	struct pt_sched *sched;        /* NULL for non-application roles */
 	struct pt_thread *current, *idle, *reap;
@@ -228,6 +234,7 @@ uint32_t pt_mem_colors(void);                                    /* configured (
 /* kernel data coloring (kdata.c) */
 uintptr_t pt_kdata_page(void); /* a zeroed page of the kernel data colors; 0 if none */
 void pt_kdata_init(void);      /* hart 0, paging on: map the kernel data window */
+void pt_kdata_trace_rings(void); /* hart 0, after pt_kdata_init: rings to the kernel colors */
 bool pt_kdata_tables_colored(void); /* page tables from pt_kdata_page, else the image's pool */
 
 /* colored heaps (heaps.c over kernel/mm/heap.c; <partita/heap.h>) */
@@ -280,6 +287,13 @@ enum pt_exit_code {
 	PT_EXIT_TRAP = 2,           /* an unexpected trap in the kernel */
 	PT_EXIT_STACK_OVERFLOW = 3, /* a kernel stack overflowed into its guard page */
 };
+
+/* irq.c (docs/interrupts.md) */
+void pt_irq_init(void);
+void pt_irq_bind(const struct pt_thread_cfg *tc, struct pt_thread *t);
+void pt_irq_boot(void);
+void pt_irq_follow(struct pt_cpu *c, const struct pt_thread *next);
+int pt_k_irq_wait(void);
 
 /* time.c */
 void pt_alarm_init(struct pt_alarm *a, void (*fn)(struct pt_alarm *));
@@ -369,7 +383,7 @@ void pt_waitq_wake_all(struct pt_waitq *q, int result); /* pt_sync_lock held */
 
 /* subsystem registry (subsys.c, <partita/subsys.h>): the hooks of linked subsystems */
 enum { PT_SUBSYS_HOOK_RELEASE = 1, PT_SUBSYS_HOOK_COMPLETE = 2, PT_SUBSYS_HOOK_FAULT = 4,
-       PT_SUBSYS_HOOK_DISPATCH = 8 };
+       PT_SUBSYS_HOOK_DISPATCH = 8, PT_SUBSYS_HOOK_PREEMPT_POINT = 16 };
 extern uint32_t pt_subsys_hooks;
 void pt_subsys_boot_all(void);
 void pt_subsys_cpu_entry_all(uint32_t cpu);
@@ -377,11 +391,17 @@ void pt_subsys_release_slow(uint32_t tid, uint64_t job);
 void pt_subsys_complete_slow(uint32_t tid, uint64_t job, uint64_t response_cycles);
 void pt_subsys_fault_slow(uint32_t tid, uint64_t cause, uint64_t addr);
 void pt_subsys_dispatch_slow(uint32_t cpu, uint32_t prev_tid, uint32_t next_tid);
+void pt_subsys_preempt_point_slow(uint32_t cpu);
 int64_t pt_subsys_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
 static inline void pt_subsys_on_release(uint32_t tid, uint64_t job)
 {
 	if (pt_subsys_hooks & PT_SUBSYS_HOOK_RELEASE)
 		pt_subsys_release_slow(tid, job);
+}
+static inline void pt_subsys_on_preempt_point(uint32_t cpu)
+{
+	if (pt_subsys_hooks & PT_SUBSYS_HOOK_PREEMPT_POINT)
+		pt_subsys_preempt_point_slow(cpu);
 }
 static inline void pt_subsys_on_complete(uint32_t tid, uint64_t job, uint64_t resp)
 {

@@ -58,6 +58,7 @@ static void partitions_init(void)
 
 static void threads_init(void)
 {
+	pt_irq_init();
 	for (uint32_t i = 0; i < pt_config.nthreads; i++) {
 		const struct pt_thread_cfg *tc = &pt_config.threads[i];
 		if (tc->partition >= pt_config.npartitions || tc->sched >= pt_config.nscheds)
@@ -66,7 +67,10 @@ static void threads_init(void)
 					       &pt_scheds[tc->sched], tc->name, true);
 		if (tid < 0)
 			pt_panic("thread %s: create failed (%d)", tc->name, tid);
+		if (tc->irq)
+			pt_irq_bind(tc, pt_thread_get(tid));
 	}
+	pt_irq_boot();
 }
 
 static void cpu_start(struct pt_cpu *c)
@@ -112,6 +116,7 @@ void pt_kmain(uint32_t cpu)
 			pt_panic("no page of the kernel data colors for the kernel page table");
 		hal_mmu_enable();
 		pt_kdata_init();
+		pt_kdata_trace_rings();
 		c = cpu_enter(cpu);
 		pt_job_counters_init();
 		pt_sched_init();

@@ -111,6 +111,7 @@ void pt_sched_init(void)
 		s->id = i;
 		s->cpu_mask = sc->cpu_mask;
 		s->quantum_cycles = pt_ns_to_cycles(sc->rr_slice_ns);
+		s->policy_cfg = sc->policy_cfg;
 		s->fp = s->ops == &pt_sched_fp_ops;
 		s->one_cpu = s->cpu_mask && !(s->cpu_mask & (s->cpu_mask - 1));
 		s->fp_cpu = s->cpu_mask ? (uint8_t)__builtin_ctz(s->cpu_mask) : 0;
@@ -125,7 +126,8 @@ void pt_sched_init(void)
 	}
 }
 
-/* A subsystem's dispatch hook runs in switch_general only: no instance stays lean. */
+/* A subsystem's dispatch hook runs in switch_general only: no instance stays lean. (The same
+ * holds for the PLIC threshold of a cpu with handler threads: pt_irq_boot clears lean.) */
 void pt_sched_subsys_hooks(void)
 {
 	if (!(pt_subsys_hooks & PT_SUBSYS_HOOK_DISPATCH))
@@ -400,6 +402,8 @@ static __attribute__((noinline)) void switch_general(struct pt_cpu *c, struct pt
 	if (pt_subsys_hooks & PT_SUBSYS_HOOK_DISPATCH)
 		pt_subsys_dispatch_slow(c->id, prev == c->idle ? 0 : prev->tid,
 					next == c->idle ? 0 : next->tid);
+	if (c->irq_follow) /* unified priority space: such a cpu is never lean (irq.c) */
+		pt_irq_follow(c, next);
 	program_timers(c, s, prev, next, 0, now);
 	hal_ctx_switch(&prev->ctx, &next->ctx);
 	pt_finish_switch();
@@ -559,6 +563,16 @@ static __attribute__((noinline)) void schedule_locked(struct pt_cpu *c, struct p
 		best = rq_peek(s, c->id);
 	}
 	uint32_t quantum = ev == PT_SCHED_EV_ROTATE ? PT_SCHED_QUANTUM_OVER : 0;
+	if (ev == PT_SCHED_EV_EVICT && cur != c->idle) {
+		/* the policy's slot for cur is over: it leaves the cpu, for idle if nothing else
+		 * may run now (a time-triggered policy idles rather than run it on) */
+		if (best == h && h)
+			rq_enqueue_head(s, h);
+		cur->state = PT_TS_READY;
+		rq_enqueue_head(s, &cur->se);
+		switch_to_locked(c, s, rq_peek(s, c->id));
+		return;
+	}
 	if (!best) {
 		/* nothing else is ready: cur goes on (on a new quantum if its ended) */
 		if (due)

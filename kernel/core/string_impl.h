@@ -4,6 +4,10 @@ SEC void *NAME(memset)(void *d, int c, size_t n)
 	uint8_t *p = d;
 	if (((uintptr_t)p & 7) == 0 && (n & 7) == 0) {
 		uint64_t v = (uint8_t)c;
+		/* opaque to the optimizer: otherwise it turns the shifts into a multiplication by
+		 * 0x0101010101010101 loaded from .rodata, which the user copy (in the user
+		 * window) cannot read: a user partition's memset faulted */
+		__asm__("" : "+r"(v));
 		v |= v << 8;
 		v |= v << 16;
 		v |= v << 32;

@@ -40,7 +40,8 @@ void pt_subsys_boot_all(void)
 		pt_subsys_hooks |= (a->on_release ? PT_SUBSYS_HOOK_RELEASE : 0) |
 				   (a->on_complete ? PT_SUBSYS_HOOK_COMPLETE : 0) |
 				   (a->on_fault ? PT_SUBSYS_HOOK_FAULT : 0) |
-				   (a->on_dispatch ? PT_SUBSYS_HOOK_DISPATCH : 0);
+				   (a->on_dispatch ? PT_SUBSYS_HOOK_DISPATCH : 0) |
+				   (a->on_preempt_point ? PT_SUBSYS_HOOK_PREEMPT_POINT : 0);
 	}
 	FOR_EACH_SUBSYS(s)
 		if (s->boot)
@@ -73,6 +74,13 @@ void pt_subsys_dispatch_slow(uint32_t cpu, uint32_t prev_tid, uint32_t next_tid)
 	FOR_EACH_SUBSYS(s)
 		if (s->on_dispatch)
 			s->on_dispatch(cpu, prev_tid, next_tid);
+}
+
+void pt_subsys_preempt_point_slow(uint32_t cpu)
+{
+	FOR_EACH_SUBSYS(s)
+		if (s->on_preempt_point)
+			s->on_preempt_point(cpu);
 }
 
 void pt_subsys_fault_slow(uint32_t tid, uint64_t cause, uint64_t addr)

@@ -130,6 +130,11 @@ void pt_time_start(uint32_t cpu)
 }
 
 /* Timer interrupt: run expired alarms (without the queue lock), then re-arm. */
+void pt_irq_entry(void)
+{
+	pt_subsys_on_preempt_point(hal_cpu_id());
+}
+
 void pt_irq_timer(void)
 {
 	struct pt_cpu *c = pt_this_cpu();

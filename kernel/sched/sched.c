@@ -10,6 +10,8 @@ const struct pt_sched_ops *pt_sched_ops_for(uint8_t policy_id)
 		return &pt_sched_edf_ops;
 	case PT_POLICY_GEDF:
 		return &pt_sched_gedf_ops;
+	case PT_POLICY_TDM:
+		return &pt_sched_tdm_ops;
 	default:
 		return 0;
 	}

@@ -48,6 +48,8 @@ struct pt_sched;
 enum pt_sched_event_action {
 	PT_SCHED_EV_NONE = 0,   /* it goes on */
 	PT_SCHED_EV_ROTATE = 1, /* its quantum is over: behind its equals if one is ready */
+	PT_SCHED_EV_EVICT = 2,  /* its slot is over: it leaves the cpu (back to the ready
+				 * structure, ahead of its equals) even if nothing else is ready */
 };
 /* next_event flags */
 #define PT_SCHED_QUANTUM_OVER 1u /* prev's quantum ended (it yielded or was rotated) */
@@ -111,6 +113,8 @@ struct pt_sched {
 	uint32_t cpu_mask;
 	uint64_t quantum_cycles;               /* configured time quantum (FP: round-robin
 						* slice among equals); 0 = none */
+	const void *policy_cfg;                /* the policy's configured table
+						* (pt_sched_cfg.policy_cfg); NULL: none */
 	uint8_t timed;                         /* the policy has timed events (set by init) */
 	uint8_t fp;                            /* ops == &pt_sched_fp_ops: the core calls the
 						* FP queue inline (fp/fp_rq.h), not through ops */
@@ -138,6 +142,7 @@ void pt_sched_events_changed(struct pt_sched *s);
 extern const struct pt_sched_ops pt_sched_fp_ops;
 extern const struct pt_sched_ops pt_sched_edf_ops;
 extern const struct pt_sched_ops pt_sched_gedf_ops;
+extern const struct pt_sched_ops pt_sched_tdm_ops;
 
 /* Ops table for a configured policy id; NULL if unknown. */
 const struct pt_sched_ops *pt_sched_ops_for(uint8_t policy_id);

@@ -7,7 +7,7 @@
 
 PT_OBJTAB_DEFINE(mqs, PT_MAX_MQS, PT_QUOTA_MQS);
 PT_KDATA static struct pt_mq mq_pool[PT_MAX_MQS];
-static uint8_t mq_pool_used[PT_MAX_MQS];
+PT_KDATA static uint8_t mq_pool_used[PT_MAX_MQS];
 
 /*
  * Storage behind created queues: extents of mq_bytes kept sorted by offset; a new queue takes
@@ -15,9 +15,9 @@ static uint8_t mq_pool_used[PT_MAX_MQS];
  * removes its extent, so the free space beside it merges with its neighbours at once: the pool
  * never fragments for good (once every queue is deleted, one queue of PT_MQ_POOL_BYTES fits).
  */
-static uint8_t mq_bytes[PT_MQ_POOL_BYTES] __attribute__((aligned(8)));
-static uint32_t ext_off[PT_MAX_MQS], ext_len[PT_MAX_MQS];
-static uint32_t next_ext;
+PT_KDATA static uint8_t mq_bytes[PT_MQ_POOL_BYTES] __attribute__((aligned(8)));
+PT_KDATA static uint32_t ext_off[PT_MAX_MQS], ext_len[PT_MAX_MQS];
+PT_KDATA static uint32_t next_ext;
 
 static uint8_t *storage_alloc(uint32_t need)
 {

@@ -8,7 +8,7 @@
 
 PT_OBJTAB_DEFINE(mutexes, PT_MAX_MUTEXES, PT_QUOTA_MUTEXES);
 PT_KDATA static struct pt_mutex mutex_pool[PT_MAX_MUTEXES];
-static uint8_t mutex_pool_used[PT_MAX_MUTEXES];
+PT_KDATA static uint8_t mutex_pool_used[PT_MAX_MUTEXES];
 
 static int mutex_register(struct pt_mutex *m)
 {

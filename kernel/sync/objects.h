@@ -58,10 +58,10 @@ struct pt_objtab {
 };
 
 #define PT_OBJTAB_DEFINE(name, n, q)                                                   \
-	static void *name##_obj[n];                                                    \
-	static int32_t name##_id[n];                                                   \
-	static uint32_t name##_gen[n];                                                 \
-	static uint16_t name##_owner[n];                                               \
+	PT_KDATA static void *name##_obj[n];                                           \
+	PT_KDATA static int32_t name##_id[n];                                          \
+	PT_KDATA static uint32_t name##_gen[n];                                        \
+	PT_KDATA static uint16_t name##_owner[n];                                      \
 	static struct pt_objtab name = { name##_obj, name##_id, name##_gen, name##_owner, \
 					 (n), (q) }
 

@@ -3,7 +3,7 @@
 
 PT_OBJTAB_DEFINE(sems, PT_MAX_SEMS, PT_QUOTA_SEMS);
 PT_KDATA static struct pt_sem sem_pool[PT_MAX_SEMS];
-static uint8_t sem_pool_used[PT_MAX_SEMS];
+PT_KDATA static uint8_t sem_pool_used[PT_MAX_SEMS];
 
 static int sem_register(struct pt_sem *s, uint32_t initial, uint32_t max)
 {

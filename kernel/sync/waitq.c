@@ -8,7 +8,7 @@
  */
 #include "core/kernel.h"
 
-struct pt_spinlock pt_sync_lock;
+PT_KDATA struct pt_spinlock pt_sync_lock;
 
 void pt_waitq_init(struct pt_waitq *q)
 {

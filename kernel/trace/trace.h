@@ -96,6 +96,15 @@ static inline void pt_trace_emit(uint16_t type, uint32_t tid, uint64_t a0, uint6
 #endif
 }
 
+/*
+ * Hart 0, paging on, before any other hart runs: move the online harts' rings into pages from
+ * page() (zeroed pages of the kernel data colors), mapped at `va` onward, list the pages in
+ * the area's directory and switch the writers to them (records already written are copied).
+ * Returns 0, or -1 if page() or map() failed (the in-image rings stay in use).
+ */
+int pt_trace_place_rings(uintptr_t va, uintptr_t (*page)(void),
+			 int (*map)(uintptr_t va, uintptr_t pa));
+
 /* Record the exit code in the header (0 = clean), published with a fence. */
 void pt_trace_set_exit_code(uint32_t code);
 

@@ -22,12 +22,22 @@ struct pt_cachemodel_area {
 	/* by tid mod nthreads: the last job the thread completed (0: none), so the work the
 	 * plugin sees from it belongs to job done_job + 1 */
 	volatile uint64_t done_job[PT_MAX_THREADS];
+	/* Stall feedback (cache_model: {feedback: true}): the modeled stall cycles of each
+	 * hart so far, written only by the plugin (0 when feedback is off), and how many of them
+	 * the kernel has paid back by executing exactly that many instructions at a preemption
+	 * point (written only by the hart itself). owed - paid is the hart's debt. */
+	volatile uint64_t stall_owed[PT_MAX_CPUS];
+	uint64_t stall_paid[PT_MAX_CPUS];
 };
 
 _Static_assert(__builtin_offsetof(struct pt_cachemodel_area, cur_tid) == 8,
 	       "plugin.c reads cur_tid at offset 8");
 _Static_assert(__builtin_offsetof(struct pt_cachemodel_area, done_job) == 8 + 4 * PT_MAX_CPUS,
 	       "plugin.c reads done_job right after cur_tid");
+
+_Static_assert(__builtin_offsetof(struct pt_cachemodel_area, stall_owed) ==
+		       8 + 4 * PT_MAX_CPUS + 8 * PT_MAX_THREADS,
+	       "plugin.c writes stall_owed right after done_job");
 
 extern struct pt_cachemodel_area pt_cachemodel_area;
 

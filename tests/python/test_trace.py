@@ -267,3 +267,64 @@ def test_any_rings_roundtrip(rings: list[list[Rec]], dropped: list[int]) -> None
     for s in tl.slices:
         assert s.start_ns <= s.end_ns
     task_stats(tl)
+
+
+def test_rings_in_colored_pages_through_the_directory(area_bytes: bytearray,
+                                                       tmp_path: Path) -> None:
+    """Colored kernel data: the kernel moves each ring into pages of the kernel colors (not
+    contiguous, in any order) and lists them in the area's directory. read_trace_area and the
+    live drainer gather the rings from those pages, not from the stale in-area copies."""
+    cc = "riscv64-unknown-elf-gcc"
+    if shutil.which(cc) is None:
+        pytest.fail(f"{cc} missing: run scripts/bootstrap.sh")
+    from partita.run.qemu import TraceDrainer, symbol
+    from partita.trace.format import (
+        DIR_BYTES,
+        DIR_HEADER,
+        DIR_OFF,
+        PAGE_BYTES,
+        RING_PAGES,
+        RINGS_MAGIC,
+    )
+
+    src = tmp_path / "area.S"
+    src.write_text(f".globl _start\n.text\n_start: j _start\n.bss\n.balign 4096\n"
+                   f".globl pt_trace_area\npt_trace_area: .skip {DIR_OFF + DIR_BYTES}\n"
+                   f".size pt_trace_area, {DIR_OFF + DIR_BYTES}\n")
+    elf = tmp_path / "k.elf"
+    subprocess.run([cc, "-nostdlib", "-Wl,-Ttext=0x80000000", "-o", str(elf), str(src)],
+                   check=True)
+    addr = symbol(elf, "pt_trace_area")[0]
+    area_off = addr - RAM_BASE
+    pool = (area_off + DIR_OFF + DIR_BYTES + PAGE_BYTES - 1) // PAGE_BYTES * PAGE_BYTES
+    ram = bytearray(pool + 2 * RING_PAGES * PAGE_BYTES)
+    inline = bytearray(area_bytes)
+    rng = np.random.default_rng(7)
+    slots = rng.permutation(2 * RING_PAGES)  # page k of ring c goes to pool page slots[...]
+    pa = np.zeros((8, RING_PAGES), dtype="<u8")
+    for cpu in range(2):
+        base = AREA_HEADER.itemsize + cpu * RING_BYTES
+        ring = bytes(inline[base: base + RING_BYTES]).ljust(RING_PAGES * PAGE_BYTES, b"\0")
+        for k in range(RING_PAGES):
+            at = pool + int(slots[cpu * RING_PAGES + k]) * PAGE_BYTES
+            ram[at: at + PAGE_BYTES] = ring[k * PAGE_BYTES: (k + 1) * PAGE_BYTES]
+            pa[cpu, k] = RAM_BASE + at
+        inline[base: base + RING_BYTES] = bytes(RING_BYTES)  # stale, empty in-area copy
+    ram[area_off: area_off + AREA_BYTES] = inline
+    d = np.frombuffer(ram, dtype=DIR_HEADER, count=1, offset=area_off + DIR_OFF)
+    d["rings_magic"], d["ring_pages"], d["ring_page_bytes"] = RINGS_MAGIC, RING_PAGES, PAGE_BYTES
+    off = area_off + DIR_OFF + DIR_HEADER.itemsize
+    ram[off: off + pa.nbytes] = pa.tobytes()
+    f = tmp_path / "ram.bin"
+    f.write_bytes(ram)
+    want = pack(decode_area(area_bytes))
+    assert pack(read_trace_area(f, elf)) == want
+
+    drainer = TraceDrainer(f, elf)
+    drainer.poll()
+    assert drainer.count == len(CPU0) + len(CPU1)
+    after = f.read_bytes()
+    for cpu, n in ((0, len(CPU0)), (1, len(CPU1))):
+        hdr = np.frombuffer(after, dtype=RING_HEADER, count=1, offset=int(pa[cpu, 0]) - RAM_BASE)
+        assert int(hdr["tail"][0]) == int(hdr["head"][0]) == n  # tail written in the page
+    assert pack(drainer.area()) == want

@@ -1,3 +1,4 @@
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "fake_hal.h"
@@ -83,6 +84,8 @@ void hal_ipi_send(uint32_t cpu)
 		ipis[cpu]++;
 }
 void hal_wait_for_interrupt(void) {}
+void hal_spin_pause(void) { sched_yield(); }
+void hal_spin_until(uint64_t deadline_cycles) { (void)deadline_cycles; }
 void hal_console_write(const char *s, size_t n) { fwrite(s, 1, n, stdout); }
 _Noreturn void hal_poweroff(int code) { exit(code); }
 

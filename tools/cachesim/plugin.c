@@ -20,6 +20,11 @@
  *   l1_hit, llc_hit, mem, bus, bus_window     cycles (see cache_model.h)
  *   max_records=N       (thread, job) records kept; later jobs are added to job 0 of their
  *                       thread (default 200000)
+ *   feedback=0|1        stall feedback (needs area=): add every stall of a hart to the area's
+ *                       stall_owed[hart], which the kernel pays back by executing that many
+ *                       instructions in its pay loop (subsys/cachemodel/cachemodel.c)
+ *   pay_begin, pay_end  physical addresses of that loop: its instructions and fetches are
+ *                       not counted (they stand for stalls already counted)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -69,6 +74,9 @@ static struct {
 	uint32_t cur_tid[CM_MAX_HARTS];
 	uint64_t cur_job[CM_MAX_HARTS];
 	int area_state; /* 0: not checked yet, 1: valid, -1: absent or invalid */
+	uint64_t feedback, pay_begin, pay_end;
+	uint64_t owed[CM_MAX_HARTS]; /* stalls fed back so far, per hart */
+	uint64_t owed_off;           /* offset of stall_owed[0] in the area */
 	double cpu0;
 } S;
 
@@ -142,6 +150,17 @@ static uint64_t ram_u64(uint64_t pa, unsigned bytes)
 	return v;
 }
 
+/* Feedback: publish hart's stalls so far (a plain 8-byte store into guest RAM; under icount
+ * no hart runs while a callback does, so the kernel sees whole values). */
+static void feed(unsigned hart, uint64_t stall)
+{
+	if (!stall || !S.feedback || S.area_state <= 0 || hart >= CM_MAX_HARTS)
+		return;
+	S.owed[hart] += stall;
+	memcpy((uint8_t *)S.ram_map + (S.area_pa - S.ram_base) + S.owed_off + 8ull * hart,
+	       &S.owed[hart], 8);
+}
+
 /* The area is in the kernel image's .data, which QEMU loads into RAM after installing the
  * plugin: checked at the first executed block. */
 static void check_area(void)
@@ -157,6 +176,13 @@ static void check_area(void)
 		return;
 	}
 	S.area_state = 1;
+	S.owed_off = AREA_CUR_TID_OFF + 4ull * ram_u64(S.area_pa + 4, 2) +
+		     8ull * ram_u64(S.area_pa + 6, 2);
+	if (S.feedback && S.area_pa - S.ram_base + S.owed_off + 8ull * S.h.p.nharts > S.ram_bytes) {
+		fprintf(stderr, "cachesim: the area's stall_owed lies outside the RAM file: no "
+			"feedback\n");
+		S.feedback = 0;
+	}
 }
 
 /* Re-read which thread and job run on `hart` (once per executed block: a switch takes
@@ -186,8 +212,10 @@ static void on_tb_exec(unsigned int vcpu, void *udata)
 	const struct tb_info *tb = udata;
 	struct rec *r = current(vcpu);
 	cm_insns(&S.h, vcpu, tb->ninsns, &r->n);
+	uint64_t stall = 0;
 	for (uint32_t i = 0; i < tb->nlines; i++)
-		cm_access(&S.h, vcpu, tb->lines[i], CM_IFETCH, &r->n);
+		stall += cm_access(&S.h, vcpu, tb->lines[i], CM_IFETCH, &r->n);
+	feed(vcpu, stall);
 }
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
@@ -198,7 +226,8 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 		return; /* devices are not cached */
 	uint64_t pa = qemu_plugin_hwaddr_phys_addr(hw);
 	struct rec *r = S.cur[vcpu] ? S.cur[vcpu] : current(vcpu);
-	cm_access(&S.h, vcpu, pa, qemu_plugin_mem_is_store(info) ? CM_STORE : CM_LOAD, &r->n);
+	feed(vcpu, cm_access(&S.h, vcpu, pa, qemu_plugin_mem_is_store(info) ? CM_STORE : CM_LOAD,
+			     &r->n));
 }
 
 /* QEMU's mapping of the RAM file, from /proc/self/maps (looked up at the first translation:
@@ -236,7 +265,6 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	struct tb_info *ti = calloc(1, sizeof(*ti) + (2 * n + 1) * sizeof(uint64_t));
 	if (!ti)
 		abort();
-	ti->ninsns = (uint32_t)n;
 	uint32_t shift = S.h.has_l1 ? S.h.l1i[0].line_shift : S.h.llc.line_shift;
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
@@ -246,9 +274,13 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		size_t sz = qemu_plugin_insn_size(insn);
 		if (ha < S.qemu_ram_start || ha + sz > S.qemu_ram_end) {
 			S.ifetch_unmapped++;
+			ti->ninsns++;
 			continue;
 		}
 		uint64_t pa = S.ram_base + S.qemu_ram_file_off + (ha - S.qemu_ram_start);
+		if (pa >= S.pay_begin && pa < S.pay_end)
+			continue; /* the kernel paying stalls back: neither counted nor fetched */
+		ti->ninsns++;
 		/* an instruction may straddle two lines (compressed code): both are fetched */
 		for (uint64_t l = pa >> shift; l <= (pa + sz - 1) >> shift; l++)
 			if (ti->nlines == 0 || ti->lines[ti->nlines - 1] != l << shift)
@@ -296,6 +328,7 @@ static void on_exit_cb(qemu_plugin_id_t id, void *udata)
 		"\"bus_cycles\": %u, \"bus_window_cycles\": %u, \"harts\": %u},\n",
 		p->l1_hit_cycles, p->llc_hit_cycles, p->mem_cycles, p->bus_cycles,
 		p->bus_window_cycles, p->nharts);
+	fprintf(f, " \"stalls_fed_back\": %s,", S.feedback && S.area_state > 0 ? "true" : "false");
 	fprintf(f, " \"per_thread\": %s, \"ifetch_unmapped_insns\": %" PRIu64
 		", \"host_cpu_s\": %.3f,\n", S.area_state > 0 ? "true" : "false", S.ifetch_unmapped,
 		cpu_seconds() - S.cpu0);
@@ -368,6 +401,14 @@ static int parse_args(int argc, char **argv, struct cm_params *p)
 			S.area_pa = v;
 			continue;
 		}
+		if (!strcmp(key, "feedback")) {
+			S.feedback = v;
+			continue;
+		}
+		if (!strcmp(key, "pay_begin") || !strcmp(key, "pay_end")) {
+			*(key[4] == 'b' ? &S.pay_begin : &S.pay_end) = v;
+			continue;
+		}
 		if (!strcmp(key, "max_records")) {
 			S.max_records = v;
 			continue;
@@ -403,14 +444,15 @@ static int map_ram(void)
 		return -1;
 	}
 	strcpy(S.ram, real); /* /proc/self/maps shows the resolved path */
-	int fd = open(S.ram, O_RDONLY);
+	int fd = open(S.ram, S.feedback ? O_RDWR : O_RDONLY);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "cachesim: ram=%s: %s\n", S.ram, strerror(errno));
 		return -1;
 	}
 	S.ram_bytes = (size_t)st.st_size;
-	void *m = mmap(NULL, S.ram_bytes, PROT_READ, MAP_SHARED, fd, 0);
+	void *m = mmap(NULL, S.ram_bytes, PROT_READ | (S.feedback ? PROT_WRITE : 0), MAP_SHARED,
+		       fd, 0);
 	close(fd);
 	if (m == MAP_FAILED) {
 		fprintf(stderr, "cachesim: cannot map %s: %s\n", S.ram, strerror(errno));
@@ -443,6 +485,10 @@ CACHESIM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_i
 	const char *why = "";
 	if (cm_hier_init(&S.h, &p, &why)) {
 		fprintf(stderr, "cachesim: bad model parameters: %s\n", why);
+		return -1;
+	}
+	if (S.feedback && (!S.area_pa || S.pay_begin >= S.pay_end)) {
+		fprintf(stderr, "cachesim: feedback=1 needs area= and pay_begin < pay_end\n");
 		return -1;
 	}
 	if (map_ram())

@@ -21,6 +21,34 @@ enum pt_policy_id {
 	PT_POLICY_FP = 1,   /* fixed priority preemptive, optional round-robin slice */
 	PT_POLICY_EDF = 2,  /* EDF on one core (P-EDF = EDF per core + off-line partitioning) */
 	PT_POLICY_GEDF = 3, /* global EDF over a cluster */
+	PT_POLICY_TDM = 4,  /* two-level TDM wheel of application slots (kernel/sched/tdm) */
+};
+
+/* The TDM policy's table (a scheduler's `tdm:` block; docs/dataflow.md). The wheel is
+ * nslots entries, each an RTOS slot of rtos_slot_cycles (the scheduling decision for the
+ * entry's application, then idle to its end) followed by the application's slot of
+ * slot_cycles[i]; it starts at cycle 0 and repeats. */
+#define PT_TDM_MAX_SLOTS 32
+#define PT_TDM_MAX_APPS 16
+#define PT_TDM_MAX_TASKS 64
+enum pt_tdm_mode {
+	PT_TDM_STS = 0, /* static order: the next task of the table; idle if it is not eligible */
+	PT_TDM_DYS = 1, /* dynamic: round robin from after the last one until one is eligible */
+};
+struct pt_tdm_app_cfg {
+	uint8_t mode;          /* enum pt_tdm_mode */
+	uint16_t norder;       /* entries of order */
+	const uint16_t *order; /* task indices: the StS table (may repeat) / the DyS ring */
+};
+struct pt_tdm_cfg {
+	uint64_t rtos_slot_cycles;
+	uint32_t nslots;
+	const uint64_t *slot_cycles;       /* nslots */
+	const uint8_t *slot_app;           /* nslots: application index */
+	uint32_t napps;
+	const struct pt_tdm_app_cfg *apps; /* napps */
+	uint32_t ntasks;
+	const uint32_t *task_tid;          /* ntasks: the thread of each task index */
 };
 
 enum pt_thread_kind {
@@ -54,6 +82,7 @@ struct pt_sched_cfg {
 	uint8_t policy;       /* enum pt_policy_id */
 	uint32_t cpu_mask;    /* cpus this instance schedules */
 	uint64_t rr_slice_ns; /* FP only: 0 = no round-robin among equal priorities */
+	const void *policy_cfg; /* the policy's own table (TDM: struct pt_tdm_cfg); NULL: none */
 };
 
 struct pt_cpu_cfg {
@@ -119,6 +148,9 @@ struct pt_thread_cfg {
 	uint64_t offset_ns;
 	uint64_t wcet_ns;
 	uint32_t stack_bytes;
+	/* interrupt source whose handler this thread is (docs/interrupts.md): 0 = none, a PLIC
+	 * source number, or HAL_IRQ_SRC_UART0 / HAL_IRQ_SRC_NET0 (<partita/hal_irq.h>) */
+	uint16_t irq;
 };
 
 struct pt_system_cfg {
@@ -147,6 +179,12 @@ struct pt_system_cfg {
 	/* guest RAM (ram_mb): the page pool ends here, never at a guess (partita config checks
 	 * that every heap and stack fits in it) */
 	uint64_t ram_bytes;
+	/* interrupts (docs/interrupts.md): 1 = each hart's PLIC threshold follows the running
+	 * thread's priority (`irq_threshold: follow`), 0 = stays open (`off`); 1 = an interrupt
+	 * that only wakes its handler runs on the dedicated interrupt context
+	 * (`irq_context: dedicated`), 0 = every trap saves the full frame (`full`) */
+	uint8_t irq_follow;
+	uint8_t irq_dedicated;
 };
 
 extern const struct pt_system_cfg pt_config;

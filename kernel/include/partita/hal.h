@@ -39,8 +39,21 @@ void hal_timer_arm(uint64_t deadline_cycles);
 /* Inter-processor interrupt to `cpu`; the target calls pt_ipi_handler(). */
 void hal_ipi_send(uint32_t cpu);
 
+/* Busy-wait with interrupts masked until hal_cycles() reaches `deadline_cycles`, returning a
+ * constant number of cycles after it whatever the time of the call (the platform's exact
+ * alignment: under icount a jump into a sled of nops absorbs the coarse loop's phase). A
+ * time-triggered policy starts slots with it so that an interrupt's varying latency never
+ * shifts them (kernel/sched/tdm). Returns at once if the deadline has passed. */
+void hal_spin_until(uint64_t deadline_cycles);
+
 /* Wait for an interrupt with interrupts enabled (idle loop). */
 void hal_wait_for_interrupt(void);
+
+/* A spin-lock waiter's pause between looks at the lock. Where the harts run in turns (QEMU
+ * icount runs them round-robin from one host thread), it ends the caller's turn: a waiter
+ * spinning with interrupts masked would otherwise keep it, and the holder would never run to
+ * release the lock (docs/kernel.md, "Spin locks under icount"). */
+void hal_spin_pause(void);
 
 /* Console output (UART). */
 void hal_console_write(const char *s, size_t n);

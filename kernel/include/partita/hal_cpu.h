@@ -26,6 +26,21 @@ struct hal_percpu {
 	uint32_t pad;
 	uint64_t kstack_lo;  /* lowest valid address of that stack (0 = unchecked) */
 	uint64_t emerg_sp;   /* stack used to report a kernel stack overflow */
+	/* Dedicated interrupt context (docs/interrupts.md): the top of this hart's interrupt stack,
+	 * on which an external interrupt that only wakes a handler thread runs with nothing but
+	 * the registers its own path clobbers saved (0 = off: every trap saves the full frame). */
+	uint64_t irq_sp;
+	uint64_t irq_t0;     /* the interrupted t0 while the entry decodes the cause */
+	uint64_t irq_replay; /* 1: the full path re-enters for an interrupt already serviced */
+};
+
+/* What the dedicated interrupt context saves on the interrupt stack: the registers a C call
+ * may clobber (the callee-saved ones survive pt_irq_fast by the calling convention; gp is
+ * never used by the kernel; tp is this hart's per-cpu block). */
+struct hal_irq_frame {
+	uint64_t ra;
+	uint64_t t[7];  /* t0..t6 */
+	uint64_t a[8];  /* a0..a7 */
 };
 
 /* Register state saved by the trap entry (full context). */
@@ -57,6 +72,8 @@ struct hal_percpu *hal_percpu_get(void); /* inline with PT_HAL_INLINE (partita/h
  * .kdata section (arch/riscv64/kernel.ld), mapped at boot by the core (kernel/core/kdata.c) */
 #define HAL_KDATA_VA 0xD0000000ul
 #define HAL_KDATA_VA_END 0xE0000000ul
+/* the trace rings in kernel-color pages, at the top of the kernel data window */
+#define HAL_KTRACE_VA 0xDF000000ul
 #define HAL_USER_VA 0x100000000ul    /* per-partition user region (stacks, heap) */
 #define HAL_USER_VA_END 0x140000000ul
 
@@ -88,7 +105,15 @@ bool hal_as_check(hal_as_t as, uintptr_t va, size_t n, bool write);
 void hal_ram_range(uintptr_t *lo, uintptr_t *hi);
 
 /* ---- trap decoding: arch calls these core entry points ---- */
+/* every interrupt, first, before it is decoded (a preemption point, <partita/subsys.h>) */
+void pt_irq_entry(void);
 void pt_irq_timer(void);
+/* An external interrupt, full trap frame saved: claim and service one source. */
+void pt_irq_external(void);
+/* The same on the dedicated interrupt context (interrupt stack, partial frame): non-zero when
+ * the trap must leave through the full path (a reschedule or other work of pt_trap_exit is
+ * due); the arch then saves the full frame and calls pt_trap_exit without servicing again. */
+int pt_irq_fast(void);
 void pt_ipi_handler(void);
 /* System call: nr and six arguments; returns the value for a0. */
 int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,

@@ -28,6 +28,12 @@ struct pt_subsys {
 	 * locked, just before the switch. Linking a subsystem with this hook takes every cpu off
 	 * the core's lean dispatch path (kernel/core/sched_core.c), so keep it short. */
 	void (*on_dispatch)(uint32_t cpu, uint32_t prev_tid, uint32_t next_tid);
+	/* the running thread reached a point where the kernel may take the cpu from it: the
+	 * entry of every interrupt (also the timer-horizon expiries that the architecture
+	 * handles alone) and the end of its job, before the kernel reads the time. The hook's
+	 * own time is charged to that thread (the cache model pays its modeled stalls back
+	 * here, subsys/cachemodel). Interrupts masked, no lock held. */
+	void (*on_preempt_point)(uint32_t cpu);
 	/* a user thread faulted (before it is stopped) */
 	void (*on_fault)(uint32_t tid, uint64_t cause, uint64_t addr);
 	/* its trace events: [trace_first, trace_first + trace_count) inside 32..63 of

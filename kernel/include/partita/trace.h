@@ -4,7 +4,12 @@
  *
  * Layout in guest RAM (the host maps the RAM file and finds `pt_trace_area` in the ELF):
  *   struct pt_trace_area { header; struct pt_trace_ring ring[PT_TRACE_MAX_CPUS];
- *                          kernel counters[PT_TRACE_MAX_THREADS] }
+ *                          kernel counters[PT_TRACE_MAX_THREADS]; ring directory }
+ * With colored kernel data (kernel colors a proper subset of the colors) each online hart's
+ * ring lives instead in pages of the kernel data colors, mapped at consecutive kernel virtual
+ * addresses; the directory then lists the physical page of every 4 KiB of each ring (the ring
+ * header first) and `rings_magic` says it is valid. The in-image rings are used before that
+ * (and always with uncolored kernel data).
  * Each ring has exactly one producer (its hart) and is read by the host after the run
  * (or while it runs): the producer writes the record, then publishes it by a release
  * store of `head`. When a ring is full, new records are counted in `dropped` instead of
@@ -47,6 +52,10 @@ struct pt_trace_ring {
 	struct pt_trace_rec rec[PT_TRACE_RING_RECORDS];
 };
 
+/* 4 KiB pages of one ring (64-byte header + records); a record never straddles a page */
+#define PT_TRACE_RING_PAGES ((64u + PT_TRACE_RING_RECORDS * 32u + 4095u) / 4096u)
+#define PT_RINGS_MAGIC 0x5054524e47504731ull /* "PTRNGPG1" */
+
 #define PT_TRACE_MAX_THREADS 128 /* one counters entry per thread slot (PT_MAX_THREADS) */
 #define PT_COUNTERS_MAGIC 0x5054434e54525331ull /* "PTCNTRS1" */
 #define PT_COUNTERS_STOPPED 1u /* flags: the thread was stopped (fault, miss policy, deleted) */
@@ -77,6 +86,10 @@ struct pt_trace_area {
 	uint32_t ncounters;       /* PT_TRACE_MAX_THREADS */
 	uint32_t counter_size;    /* sizeof(struct pt_thread_counters) */
 	struct pt_thread_counters counters[PT_TRACE_MAX_THREADS];
+	uint64_t rings_magic;     /* PT_RINGS_MAGIC: ring c is at ring_pa[c][] (colored) */
+	uint32_t ring_pages;      /* PT_TRACE_RING_PAGES */
+	uint32_t ring_page_bytes; /* 4096 */
+	uint64_t ring_pa[PT_TRACE_MAX_CPUS][PT_TRACE_RING_PAGES];
 };
 
 #endif

@@ -40,6 +40,16 @@ enum pt_trace_event {
 	/* a refused heap call: arg0 = -error | op << 8 | color << 16 (color 0xffff: none), arg1 =
 	 * bytes or pointer */
 	PT_EV_HEAP_ERROR = 20,
+	/* a device interrupt claimed on this cpu (docs/interrupts.md): tid = its handler thread
+	 * (0: none bound), arg0 = PLIC source, arg1 = 1 on the dedicated interrupt context, 0 on
+	 * the full trap path */
+	PT_EV_IRQ_CLAIM = 21,
+	/* the claim woke its handler thread tid: arg0 = PLIC source, arg1 = the cycle its ISR
+	 * began */
+	PT_EV_IRQ_HANDLER_WAKE = 22,
+	/* handler thread tid completed its source and waits for the next interrupt: arg0 = PLIC
+	 * source */
+	PT_EV_IRQ_WAIT = 23,
 	PT_EV_SUBSYS_FIRST = 32,
 	PT_EV_SUBSYS_LAST = 255,
 };

@@ -104,18 +104,37 @@ static void rx_post(uint16_t d)
 	wr(R_QUEUE_NOTIFY, 0);
 }
 
-int hal_net_init(void)
+/* The virtio-mmio slot of the first network device (its PLIC source is slot + 1), or -1. */
+int plat_virtio_net_slot(void);
+int plat_virtio_net_slot(void)
 {
 	for (uint32_t i = 0; i < PT_VIRTIO_MMIO_SLOTS; i++) {
 		volatile uint8_t *d = (volatile uint8_t *)(PT_VIRTIO_MMIO_BASE +
 							   i * PT_VIRTIO_MMIO_STRIDE);
-		if (*(volatile uint32_t *)d == 0x74726976 && *(volatile uint32_t *)(d + 8) == 1) {
-			dev = d;
-			break;
-		}
+		if (*(volatile uint32_t *)d == 0x74726976 && *(volatile uint32_t *)(d + 8) == 1)
+			return (int)i;
 	}
+	return -1;
+}
+
+/* Interrupt-driven receive (a handler thread bound to `net0`): acknowledge the device's
+ * interrupt status before draining the used ring, so a frame that arrives during the drain
+ * raises the line again. */
+void hal_net_irq_ack(void)
+{
 	if (!dev)
+		return;
+	uint32_t st = rd(R_INT_STATUS);
+	if (st)
+		wr(R_INT_ACK, st);
+}
+
+int hal_net_init(void)
+{
+	int slot = plat_virtio_net_slot();
+	if (slot < 0)
 		return -1;
+	dev = (volatile uint8_t *)(PT_VIRTIO_MMIO_BASE + (uint32_t)slot * PT_VIRTIO_MMIO_STRIDE);
 	uint32_t version = rd(R_VERSION);
 	wr(R_STATUS, 0);
 	wr(R_STATUS, ST_ACK);

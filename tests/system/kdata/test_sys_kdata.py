@@ -19,6 +19,7 @@ import pytest
 import sv39
 from partita.run.qemu import symbol
 from partita.run.run import RunResult, gate, run_config
+from partita.trace.format import DIR_HEADER, DIR_OFF, RING_PAGES, RINGS_MAGIC
 from sv39 import PTE_LEAF, PTE_V, u64
 
 HERE = Path(__file__).parent
@@ -27,6 +28,7 @@ NCOLORS = 8
 KSTACK_VA, SLOT_BYTES, MAX_THREADS = 0xC0000000, 65536, 128  # kernel/core/kernel.h, limits.h
 HEAP_KVA = 0xC0000000 + 0x20000000  # kernel/core/heaps.c: the system heap (no kernel heaps here)
 KDATA_VA = 0xD0000000  # HAL_KDATA_VA
+KTRACE_VA = 0xDF000000  # HAL_KTRACE_VA: the trace rings in kernel-color pages
 PART_AS_OFFSET, MAX_PARTITIONS = 16, 16  # struct pt_partition: ..., hal_as_t as
 
 
@@ -107,6 +109,16 @@ def placement(r: RunResult) -> Placement:
                 out.add("kernel stacks", pa)
             else:
                 out.stacks.setdefault(name, set()).add(color(pa))
+    # the trace rings: with colored kernel data, pages listed in the area's directory and
+    # mapped at HAL_KTRACE_VA one ring after the other
+    area = symbol(elf, "pt_trace_area")[0]
+    if u64(ram, area + DIR_OFF) == RINGS_MAGIC:
+        for cpu in range(r.build.system.ncpus):
+            for k in range(RING_PAGES):
+                pa = u64(ram, area + DIR_OFF + DIR_HEADER.itemsize + (cpu * RING_PAGES + k) * 8)
+                va = KTRACE_VA + (cpu * RING_PAGES + k) * 4096
+                assert walk(ram, kroot, va) == pa, f"ring {cpu} page {k}: {va:#x} not at {pa:#x}"
+                out.add("trace rings", pa)
     for off in range(0, 8 * 16384, 4096):  # the system heap: at most 8 colors x 16 KiB
         pa = walk(ram, kroot, HEAP_KVA + off)
         if pa is not None:
@@ -130,7 +142,7 @@ KINDS = ("window", "tcbs", "per-cpu", "scheds", "page tables", "kernel stacks")
 
 def test_colored_kernel_data_lies_in_the_kernel_colors(runs: dict[str, RunResult]) -> None:
     pl = placement(runs["colored"])
-    for kind in KINDS:
+    for kind in (*KINDS, "trace rings"):
         assert pl.pages.get(kind), f"no page of {kind} found"
         assert pl.colors[kind] <= KERNEL_COLORS, (kind, pl.colors[kind])
     # both kernel colors are used (pages go round-robin over them)
@@ -138,10 +150,16 @@ def test_colored_kernel_data_lies_in_the_kernel_colors(runs: dict[str, RunResult
     # 2 idle threads x 1 page + 2 user threads x 2 pages (8 KiB trap stacks)
     assert pl.pages["kernel stacks"] == 2 + 2 * 2, pl.pages
     assert pl.colors.get("system heap", set()) <= KERNEL_COLORS
+    # every online hart's ring moved: 257 pages each, over both kernel colors
+    assert pl.pages["trace rings"] == runs["colored"].build.system.ncpus * RING_PAGES
+    assert pl.colors["trace rings"] == KERNEL_COLORS
+    # and the trace read through the directory is the run's whole trace
+    assert runs["colored"].timeline is not None and runs["colored"].timeline.jobs
 
 
 def test_uncolored_kernel_data_spreads_over_every_color(runs: dict[str, RunResult]) -> None:
     pl = placement(runs["uncolored"])
+    assert "trace rings" not in pl.pages  # the image's rings, which span every color
     for kind in KINDS:
         assert pl.pages.get(kind), f"no page of {kind} found"
     # the window (> 100 pages) and the page tables take pages round-robin over all 8 colors

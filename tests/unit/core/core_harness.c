@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core_harness.h"
+#include <partita/hal_irq.h>
 
 /* ---- what the rest of the kernel would provide ---- */
 
@@ -24,7 +25,47 @@ const struct pt_system_cfg pt_config = {
 	.scheds = sched_cfg,
 	.nscheds = 1,
 	.icount_shift = 0,
+	.irq_follow = 1,    /* used only once a test calls pt_irq_boot (test_irq.c) */
+	.irq_dedicated = 1,
 };
+
+/* ---- the interrupt controller (<partita/hal_irq.h>): routes, levels, one claim queue ---- */
+uint32_t fake_irq_level[HAL_IRQ_MAX_SOURCE + 1];
+int fake_irq_cpu[HAL_IRQ_MAX_SOURCE + 1];
+uint32_t fake_irq_threshold, fake_irq_threshold_writes, fake_irq_next_claim;
+uint32_t fake_irq_completed[8];
+int fake_irq_ncompleted;
+uint32_t hal_irq_resolve(uint32_t cfg_source)
+{
+	return cfg_source == HAL_IRQ_SRC_UART0 ? 10 : cfg_source <= HAL_IRQ_MAX_SOURCE ? cfg_source : 0;
+}
+void hal_irq_route(uint32_t source, uint32_t cpu, uint32_t level)
+{
+	fake_irq_level[source] = level;
+	fake_irq_cpu[source] = (int)cpu;
+}
+void hal_irq_set_threshold(uint32_t level)
+{
+	fake_irq_threshold = level;
+	fake_irq_threshold_writes++;
+}
+uint32_t hal_irq_claim(void)
+{
+	uint32_t s = fake_irq_next_claim;
+	fake_irq_next_claim = 0;
+	return s;
+}
+void hal_irq_complete(uint32_t source)
+{
+	if (fake_irq_ncompleted < 8)
+		fake_irq_completed[fake_irq_ncompleted++] = source;
+}
+void hal_uart_irq(uint32_t mask, bool on) { (void)mask, (void)on; }
+uint32_t hal_uart_irq_enabled(void) { return 0; }
+uint64_t hal_uart_irq_cycles(void) { return 0; }
+int hal_uart_getc(void) { return -1; }
+void hal_rtc_alarm_in(uint64_t ns) { (void)ns; }
+void hal_rtc_ack(void) {}
 
 struct hal_percpu *hal_percpu_get(void)
 {

@@ -54,6 +54,13 @@ static void disp_b(uint32_t cpu, uint32_t prev, uint32_t next)
 	note(b);
 }
 
+static void point_c(uint32_t cpu)
+{
+	char b[16];
+	snprintf(b, sizeof(b), "pointC%u ", cpu);
+	note(b);
+}
+
 static void reset(void)
 {
 	memset(table, 0, sizeof(table));
@@ -91,10 +98,23 @@ static void test_boot_entry_hooks_and_syscalls(void **state)
 	pt_subsys_dispatch_slow(2, 5, 0);
 	assert_string_equal(log_buf, "bootA bootC entryA1 relC7 dispB2:5>0 ");
 	pt_subsys_on_complete(5, 7, 100); /* nobody registered it: nothing happens */
+	pt_subsys_on_preempt_point(3);    /* nor this one */
+	assert_string_equal(log_buf, "bootA bootC entryA1 relC7 dispB2:5>0 ");
 	assert_int_equal(pt_subsys_syscall(PT_SYS_SUBSYS_FIRST + 3, 9, 0, 0, 0),
 			 (PT_SYS_SUBSYS_FIRST + 3) * 1000 + 9);
 	assert_int_equal(pt_subsys_syscall(PT_SYS_SUBSYS_FIRST + 4, 9, 0, 0, 0), PT_EINVAL);
 	assert_int_equal(pt_subsys_syscall(PT_SYS_SUBSYS_FIRST, 9, 0, 0, 0), PT_EINVAL);
+}
+
+static void test_preempt_point_hook(void **state)
+{
+	(void)state;
+	reset();
+	table[2].on_preempt_point = point_c;
+	assert_false(boot_panics());
+	assert_true(pt_subsys_hooks & PT_SUBSYS_HOOK_PREEMPT_POINT);
+	pt_subsys_on_preempt_point(3);
+	assert_string_equal(log_buf, "bootA bootC pointC3 ");
 }
 
 static void test_overlapping_trace_ranges_stop_the_boot(void **state)
@@ -134,6 +154,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_boot_entry_hooks_and_syscalls),
+		cmocka_unit_test(test_preempt_point_hook),
 		cmocka_unit_test(test_overlapping_trace_ranges_stop_the_boot),
 		cmocka_unit_test(test_trace_range_outside_the_subsystem_events),
 		cmocka_unit_test(test_overlapping_syscalls_stop_the_boot),

@@ -1,4 +1,5 @@
 /* Trace rings: header, order, timestamps, publication after the record, drop counting. */
+#include <stdlib.h>
 #include <string.h>
 #include "test_util.h"
 #include "fake_hal.h"
@@ -219,6 +220,80 @@ static void test_cpu_out_of_range(void **st)
 	assert_int_equal(fake_hal_irq_depth(), 0);
 }
 
+/* pt_trace_place_rings with fake pages: page k is "physical" 0x80000000 + 0x1000 * k (any
+ * values do: only the directory records them); map() checks the window is filled in order. */
+static uint64_t next_page, fail_at_page;
+static uintptr_t window, next_va;
+static uintptr_t fake_page(void)
+{
+	if (fail_at_page && next_page + 1 == fail_at_page)
+		return 0;
+	return (uintptr_t)(0x80000000u + 0x1000u * next_page++);
+}
+static int fake_map(uintptr_t va, uintptr_t pa)
+{
+	assert_int_equal(va, next_va);
+	assert_int_equal(pa, 0x80000000u + 0x1000u * (next_page - 1));
+	next_va += 4096;
+	return 0;
+}
+
+static void test_place_rings_moves_writers_and_records(void **st)
+{
+	(void)st;
+	const size_t ring_bytes = (size_t)PT_TRACE_RING_PAGES * 4096u;
+	window = (uintptr_t)aligned_alloc(4096, 2 * ring_bytes);
+	assert_non_null((void *)window);
+	memset((void *)window, 0x5A, 2 * ring_bytes); /* pages are zeroed by page(): not assumed */
+	next_page = fail_at_page = 0;
+	next_va = window;
+	pt_trace_init(2);
+	fake_hal_set_cpu(0);
+	pt_trace_emit(PT_EV_MARK, 7, 70, 700); /* a boot record, before the move */
+	struct pt_trace_ring *old = pt_trace_rings[0];
+	assert_int_equal(pt_trace_area.rings_magic, 0);
+	assert_int_equal(pt_trace_place_rings(window, fake_page, fake_map), 0);
+	assert_int_equal(next_page, 2 * PT_TRACE_RING_PAGES);
+	assert_true(pt_trace_area.rings_magic == PT_RINGS_MAGIC);
+	assert_int_equal(pt_trace_area.ring_pages, PT_TRACE_RING_PAGES);
+	assert_int_equal(pt_trace_area.ring_pa[1][PT_TRACE_RING_PAGES - 1],
+			 0x80000000u + 0x1000u * (2 * PT_TRACE_RING_PAGES - 1));
+	struct pt_trace_ring *r0 = (struct pt_trace_ring *)window;
+	struct pt_trace_ring *r1 = (struct pt_trace_ring *)(window + ring_bytes);
+	assert_ptr_equal(pt_trace_rings[0], r0);
+	assert_ptr_equal(pt_trace_rings[1], r1);
+	/* the boot record came along; the header too */
+	assert_int_equal(r0->head, 1);
+	assert_int_equal(r0->tail, 0);
+	assert_int_equal(r0->dropped, 0);
+	assert_int_equal(r0->rec[0].tid, 7);
+	assert_int_equal(r0->rec[0].arg1, 700);
+	assert_int_equal(r1->head, 0);
+	/* writers use the new rings; the in-image ring stays as it was */
+	fake_hal_set_cpu(1);
+	pt_trace_emit(PT_EV_MARK, 8, 80, 800);
+	assert_int_equal(r1->head, 1);
+	assert_int_equal(r1->rec[0].arg0, 80);
+	assert_int_equal(old->head, 1);
+	assert_int_equal(pt_trace_area.ring[1].head, 0);
+	free((void *)window);
+}
+
+static void test_place_rings_out_of_pages_keeps_the_image_rings(void **st)
+{
+	(void)st;
+	window = (uintptr_t)aligned_alloc(4096, (size_t)PT_TRACE_RING_PAGES * 4096u * 2);
+	next_page = 0;
+	fail_at_page = PT_TRACE_RING_PAGES + 3; /* the second ring runs out */
+	next_va = window;
+	pt_trace_init(2);
+	assert_int_equal(pt_trace_place_rings(window, fake_page, fake_map), -1);
+	assert_int_equal(pt_trace_area.rings_magic, 0);
+	assert_ptr_equal(pt_trace_rings[0], &pt_trace_area.ring[0]);
+	assert_ptr_equal(pt_trace_rings[1], &pt_trace_area.ring[1]);
+	free((void *)window);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +304,8 @@ int main(void)
 		cmocka_unit_test_setup(test_drop_when_full, setup),
 		cmocka_unit_test_setup(test_critical_reserve, setup),
 		cmocka_unit_test_setup(test_cpu_out_of_range, setup),
+		cmocka_unit_test_setup(test_place_rings_moves_writers_and_records, setup),
+		cmocka_unit_test_setup(test_place_rings_out_of_pages_keeps_the_image_rings, setup),
 	};
 	return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
 }

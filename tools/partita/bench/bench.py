@@ -34,6 +34,7 @@ from partita.trace.format import Area, Ev, TraceFormatError, pack
 
 BENCH_DIR = ROOT / "apps" / "bench" / "configs"
 CONFIGS: tuple[str, ...] = ("bench-kernel", "bench-user", "bench-ipi-kernel", "bench-ipi-user")
+IRQ_CONFIG = "bench-irq"  # interrupt overhead, both contexts (partita.bench.irq): Table II
 HEAP_CONFIG = "bench-heap"  # colored heaps (apps/bench/bench_heap.c): its own table
 DOC = ROOT / "docs" / "benchmarks.md"
 OVERHEADS = ROOT / "configs" / "overheads" / "kernel.json"  # partita.analysis.cli default
@@ -452,12 +453,14 @@ regenerates them between the `GENERATED` markers of docs/benchmarks.md.
 
 
 def update_doc(doc: Path, kernel_md: str | None, analysis_md: str | None,
-               heap_md: str | None = None) -> None:
+               heap_md: str | None = None, irq_md: str | None = None) -> None:
     text = doc.read_text() if doc.exists() else SKELETON
     if kernel_md is not None:
         text = _replace_block(text, "kernel", kernel_md)
     if heap_md is not None:
         text = _replace_block(text, "heap", heap_md)
+    if irq_md is not None:
+        text = _replace_block(text, "irq", irq_md)
     if analysis_md is not None:
         text = _replace_block(text, "analysis", analysis_md)
     doc.write_text(text)
@@ -470,7 +473,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--kernel-only", action="store_true", help="only the guest benchmarks")
     g.add_argument("--analysis-only", action="store_true", help="only the analysis speed")
-    p.add_argument("--config", action="append", choices=(*CONFIGS, HEAP_CONFIG),
+    p.add_argument("--config", action="append",
+                   choices=(*CONFIGS, HEAP_CONFIG, "ucos2", IRQ_CONFIG),
                    help="run only this benchmark configuration (repeatable; the doc's tables "
                         "are then left alone)")
     p.add_argument("--no-profile", action="store_true",
@@ -557,9 +561,10 @@ def breakdown_ipi(out: Path, cfg: str = "bench-ipi-kernel") -> str:
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    kernel_md = analysis_md = heap_md = None
+    kernel_md = analysis_md = heap_md = irq_md = None
     if not args.analysis_only:
-        chosen = [c for c in (args.config or CONFIGS) if c != HEAP_CONFIG]
+        chosen = [c for c in (args.config or CONFIGS)
+                  if c not in (HEAP_CONFIG, "ucos2", IRQ_CONFIG)]
         try:
             results, runs = run_kernel(out, chosen)
             if not args.config or HEAP_CONFIG in args.config:
@@ -567,6 +572,13 @@ def run(args: argparse.Namespace) -> int:
                 heap_md = run_heap(out)[1]
                 print(heap_md)
                 print(f"wrote {out / 'heap.json'}")
+            if not args.config or IRQ_CONFIG in args.config:
+                from partita.bench import irq as irq_bench
+
+                print(f"bench: {IRQ_CONFIG}-{{dedicated,full}} ...", flush=True)
+                irq_md = irq_bench.run(out)[1]
+                print(irq_md)
+                print(f"wrote {out / 'irq.json'}")
         except ConfigError as e:
             for line in e.lines():
                 print(f"error: {line}", file=sys.stderr)
@@ -576,6 +588,17 @@ def run(args: argparse.Namespace) -> int:
             return 1
         if chosen:
             write_json(results, out / "kernel.json")
+        if not args.config or "ucos2" in args.config:  # Table I of the µC/OS-II layer
+            from partita.bench import ucos2
+
+            native = {(r.op, r.dispatch): r.cycles for r in results
+                      if r.variant == "kernel" and r.threads == 1 and r.trace}
+            try:
+                print(ucos2.run(out, native)[1])
+            except ucos2.UcosBenchError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 1
+            print(f"wrote {out / 'ucos2.json'}, {out / 'ucos2.md'}")
         bd = None
         if not args.no_profile and "bench-kernel" in chosen:
             bd = breakdown(out)
@@ -597,12 +620,12 @@ def run(args: argparse.Namespace) -> int:
             got = analysis_bench.run(out)
             analysis_md = got if isinstance(got, str) else str(got.get("markdown", ""))
             print(analysis_md)
-    if kernel_md or analysis_md or heap_md:
+    if kernel_md or analysis_md or heap_md or irq_md:
         local = out / "benchmarks.md"
-        update_doc(local, kernel_md, analysis_md, heap_md)
+        update_doc(local, kernel_md, analysis_md, heap_md, irq_md)
         print(f"wrote {local}")
-    if args.doc and (kernel_md or analysis_md or heap_md):
-        update_doc(DOC, kernel_md, analysis_md, heap_md)
+    if args.doc and (kernel_md or analysis_md or heap_md or irq_md):
+        update_doc(DOC, kernel_md, analysis_md, heap_md, irq_md)
         print(f"wrote {DOC}")
         if kernel_md:
             OVERHEADS.write_text((out / "kernel.json").read_text())

@@ -10,6 +10,7 @@ from collections import Counter
 from partita import limits
 from partita.config.errors import Path, Problem, did_you_mean
 from partita.config.schema import ColorSpec, Policy, Role, SchedulerCfg, SystemCfg, ThreadCfg
+from partita.trace.format import RING_PAGES
 
 SYSTEM_PARTITION = "system"
 
@@ -41,6 +42,55 @@ def parse_colors(
             continue
         out.update(range(lo, hi + 1))
     return out, problems
+
+
+def _check_tdm(cfg: SystemCfg, i: int, s: SchedulerCfg) -> list[Problem]:
+    """A tdm instance: one cpu, a wheel; its threads aperiodic, each in one application's
+    order; every slot names an application."""
+    base = ("schedulers", i)
+    if s.policy != Policy.tdm:
+        return [Problem((*base, "tdm"), "a tdm: wheel belongs to policy tdm only")] \
+            if s.tdm is not None else []
+    if s.tdm is None:
+        return [Problem(base, f"scheduler {s.name}: policy tdm needs a tdm: wheel "
+                        "(rtos_slot, slots, apps)")]
+    out = []
+    if len(s.cpus) != 1:
+        out.append(Problem((*base, "cpus"), "a tdm instance schedules exactly one cpu"))
+    mine = {t.name: t for t in cfg.threads if scheduler_of(cfg, t) is s}
+    apps = [a.name for a in s.tdm.apps]
+    owner: dict[str, str] = {}
+    for ai, a in enumerate(s.tdm.apps):
+        if apps.count(a.name) > 1 and apps.index(a.name) != ai:
+            out.append(Problem((*base, "tdm", "apps", ai, "name"),
+                               f"application {a.name!r} named twice"))
+        for oi, name in enumerate(a.order):
+            if name not in mine:
+                out.append(Problem((*base, "tdm", "apps", ai, "order", oi),
+                                   f"application {a.name}: {name!r} is not a thread of "
+                                   f"scheduler {s.name}{did_you_mean(name, mine)}"))
+            elif owner.setdefault(name, a.name) != a.name:
+                out.append(Problem((*base, "tdm", "apps", ai, "order", oi),
+                                   f"thread {name} is in applications {owner[name]} and "
+                                   f"{a.name}: a task belongs to one application"))
+    for name, t in mine.items():
+        if name not in owner:
+            out.append(Problem((*base, "tdm", "apps"),
+                               f"thread {name} of scheduler {s.name} is in no application's "
+                               "order: it would never run"))
+        elif t.task is not None:
+            out.append(Problem((*base, "tdm", "apps"),
+                               f"thread {name}: a tdm task is aperiodic (kind: aperiodic): "
+                               "the wheel, not a period, decides when it runs"))
+    for si, sl in enumerate(s.tdm.slots):
+        if sl.app not in apps:
+            out.append(Problem((*base, "tdm", "slots", si, "app"),
+                               f"no application {sl.app!r}{did_you_mean(sl.app, apps)}"))
+    for a in apps:
+        if not any(sl.app == a for sl in s.tdm.slots):
+            out.append(Problem((*base, "tdm", "apps"),
+                               f"application {a} has no slot in the wheel"))
+    return out
 
 
 def scheduler_of(cfg: SystemCfg, t: ThreadCfg) -> SchedulerCfg | None:
@@ -93,6 +143,7 @@ def _check_schedulers(cfg: SystemCfg) -> list[Problem]:
         if s.policy == Policy.fp and len(s.cpus) != 1:
             out.append(Problem(("schedulers", i, "cpus"),
                                "an fp instance schedules exactly one cpu"))
+        out += _check_tdm(cfg, i, s)
         if s.rr_slice_ns and s.policy != Policy.fp:
             out.append(Problem(("schedulers", i, "rr_slice"), "round-robin slice is fp only"))
         if s.partition is not None and s.policy != Policy.edf:
@@ -143,6 +194,8 @@ def _check_threads(cfg: SystemCfg) -> list[Problem]:
                                f"cpu {t.cpu} is not in scheduler {s.name!r} (cpus {s.cpus})"))
         if t.task is not None:
             load[s.name] += t.task.utilization
+        if t.irq is not None:
+            out += _check_handler(i, t, s)
     for i, s in enumerate(cfg.schedulers):
         if load[s.name] > len(s.cpus) + 1e-12 and not s.allow_overload:
             out.append(Problem(
@@ -150,6 +203,52 @@ def _check_threads(cfg: SystemCfg) -> list[Problem]:
                 f"utilization {load[s.name]:.3f} of its threads exceeds its {len(s.cpus)} cpu(s) "
                 "(set allow_overload: true to run it anyway)"))
     return out
+
+
+def _check_handler(i: int, t: ThreadCfg, s: SchedulerCfg) -> list[Problem]:
+    """An interrupt handler thread (docs/interrupts.md): aperiodic, an explicit priority, on
+    one cpu of an FP instance (its source is routed to that cpu only)."""
+    out = []
+    where = ("threads", i, "irq")
+    if s.policy != Policy.fp:
+        out.append(Problem(where, f"handler thread {t.name!r} is on scheduler {s.name!r} "
+                           f"(policy {s.policy.value}); handlers run on fp schedulers"))
+    if t.kind.value != "aperiodic":
+        out.append(Problem(where, f"handler thread {t.name!r} must be kind: aperiodic "
+                           "(it loops on pt_irq_wait)"))
+    if t.priority is None:
+        out.append(Problem(where, f"handler thread {t.name!r} needs a priority"))
+    if t.cpu is None and len(s.cpus) != 1:
+        out.append(Problem(where, f"handler thread {t.name!r} needs cpu: (scheduler "
+                           f"{s.name!r} has cpus {s.cpus})"))
+    return out
+
+
+def _check_irqs(cfg: SystemCfg) -> list[Problem]:
+    """One handler per source; at most 7 distinct handler priorities per cpu (PLIC levels)."""
+    out = []
+    seen: dict[int, str] = {}
+    prios: dict[int, set[int]] = {}
+    for i, t in enumerate(cfg.threads):
+        if t.irq is None:
+            continue
+        code = t.irq_code
+        if code in seen:
+            out.append(Problem(("threads", i, "irq"), f"irq {t.irq!r} already handled by "
+                               f"thread {seen[code]!r}"))
+        seen[code] = t.name
+        s = scheduler_of(cfg, t)
+        if s is None or t.priority is None:
+            continue
+        cpu = t.cpu if t.cpu is not None else s.cpus[0]
+        prios.setdefault(cpu, set()).add(t.priority)
+        if len(prios[cpu]) > LEVELS:
+            out.append(Problem(("threads", i, "priority"), f"cpu {cpu} has handler threads at "
+                               f"more than {LEVELS} priorities (the PLIC has {LEVELS} levels)"))
+    return out
+
+
+LEVELS = 7  # HAL_IRQ_LEVELS
 
 
 def _pages(nbytes: int) -> int:
@@ -266,13 +365,15 @@ def _check_memory(cfg: SystemCfg) -> list[Problem]:
     # kernel data (docs/memory.md, Kernel data) draws from the kernel's colors when colored
     if cm.kernel and cfg.kernel_data == "colored":
         kernel_need += (KDATA_WINDOW_PAGES + limits.PT_PGTABLE_PAGES + idle
-                        + len(cm.kernel) * _pages(cfg.kernel_heap_bytes))
+                        + len(cm.kernel) * _pages(cfg.kernel_heap_bytes)
+                        + (cfg.ncpus * RING_PAGES if len(cm.kernel) < ncolors else 0))
         share = pool * len(cm.kernel) // ncolors
         if kernel_need > share:
             out.append(Problem(("kernel_colors",), (
                 f"kernel data needs about {kernel_need} pages (thread control blocks and "
                 f"per-cpu data, the {limits.PT_PGTABLE_PAGES} page-table pages carved at boot, "
-                f"kernel stacks, the system heap) but the "
+                f"kernel stacks, the system heap, {RING_PAGES} pages of trace ring per hart) "
+                "but the "
                 f"{len(cm.kernel)} of {ncolors} kernel colors hold about {share} pages of the "
                 f"{pool}-page pool (ram_mb {cfg.ram_mb}): give the kernel more colors, raise "
                 "ram_mb, or set kernel_data: uncolored")))
@@ -305,6 +406,8 @@ def check(cfg: SystemCfg) -> list[Problem]:
     problems = _check_cpus(cfg) + _check_schedulers(cfg) + _check_partitions(cfg)
     if not problems:
         problems += _check_threads(cfg)
+    if not problems:
+        problems += _check_irqs(cfg)
     if not problems:
         problems += _check_limits(cfg)
     return problems

@@ -7,10 +7,12 @@ deterministic (same YAML, same bytes) so make rebuilds only when the configurati
 from __future__ import annotations
 
 from partita.config.resolve import Resolved
+from partita.config.schema import TdmCfg
 
 ROLE = {"app": "PT_ROLE_APP", "io": "PT_ROLE_IO", "idle": "PT_ROLE_IDLE",
         "coproc": "PT_ROLE_COPROC", "proxy": "PT_ROLE_PROXY"}
-POLICY = {"fp": "PT_POLICY_FP", "edf": "PT_POLICY_EDF", "gedf": "PT_POLICY_GEDF"}
+POLICY = {"fp": "PT_POLICY_FP", "edf": "PT_POLICY_EDF", "gedf": "PT_POLICY_GEDF",
+          "tdm": "PT_POLICY_TDM"}
 KIND = {"aperiodic": "PT_KIND_APERIODIC", "periodic": "PT_KIND_PERIODIC",
         "sporadic": "PT_KIND_SPORADIC"}
 MISS = {"record": "PT_MISS_RECORD", "skip_next": "PT_MISS_SKIP_NEXT", "stop": "PT_MISS_STOP"}
@@ -44,6 +46,47 @@ def _array(ctype: str, name: str, rows: list[str]) -> list[str]:
     return [f"static const struct {ctype} {name}[{len(rows)}] = {{", *rows, "};", ""]
 
 
+def thread_tid(r: Resolved, name: str) -> int:
+    """The tid configured thread `name` gets at boot: the idle threads take the first pool
+    slots (one per cpu, kernel/core/kmain.c), then the threads in configuration order take
+    the next ones (tid = slot + 1, generation 0)."""
+    return r.ncpus + 1 + [t.name for t in r.threads].index(name)
+
+
+def _tdm_tables(r: Resolved, i: int, tdm: TdmCfg) -> list[str]:
+    """The wheel of TDM instance i (struct pt_tdm_cfg, kernel/sched/tdm). Times in cycles."""
+    cyc = [sl.length_ns >> r.icount_shift for sl in tdm.slots]
+    apps = [a.name for a in tdm.apps]
+    tasks: list[str] = []  # each thread once, in order of first appearance
+    for a in tdm.apps:
+        for n in a.order:
+            if n not in tasks:
+                tasks.append(n)
+    out = []
+    for ai, a in enumerate(tdm.apps):
+        out.append(f"static const uint16_t tdm{i}_order{ai}[] = {{ "
+                   + ", ".join(str(tasks.index(n)) for n in a.order) + " };")
+    out += [
+        f"static const uint64_t tdm{i}_slots[] = {{ " + ", ".join(f"{c}ull" for c in cyc)
+        + " };",
+        f"static const uint8_t tdm{i}_slot_app[] = {{ "
+        + ", ".join(str(apps.index(sl.app)) for sl in tdm.slots) + " };",
+        f"static const uint32_t tdm{i}_tids[] = {{ "
+        + ", ".join(f"{thread_tid(r, n)}u /* {n} */" for n in tasks) + " };",
+        f"static const struct pt_tdm_app_cfg tdm{i}_apps[] = {{",
+        *(f"\t{{ .mode = {'PT_TDM_DYS' if a.mode == 'dys' else 'PT_TDM_STS'}, "
+          f".norder = {len(a.order)}, .order = tdm{i}_order{ai} }},"
+          for ai, a in enumerate(tdm.apps)),
+        "};",
+        f"static const struct pt_tdm_cfg tdm{i} = {{ .rtos_slot_cycles = "
+        f"{tdm.rtos_slot_ns >> r.icount_shift}ull, .nslots = {len(cyc)}, "
+        f".slot_cycles = tdm{i}_slots, .slot_app = tdm{i}_slot_app, .napps = {len(apps)}, "
+        f".apps = tdm{i}_apps, .ntasks = {len(tasks)}, .task_tid = tdm{i}_tids }};",
+        "",
+    ]
+    return out
+
+
 def generate_c(r: Resolved) -> str:
     """The text of pt_config.c."""
     out = [
@@ -59,9 +102,13 @@ def generate_c(r: Resolved) -> str:
         out.append("")
     out += _array("pt_cpu_cfg", "cpus", [
         f"\t[{c.id}] = {{ .role = {ROLE[c.role]}, .sched = {c.sched} }}," for c in r.cpus])
+    for i, s in enumerate(r.scheds):
+        if s.tdm is not None:
+            out += _tdm_tables(r, i, s.tdm)
     out += _array("pt_sched_cfg", "scheds", [
         f"\t[{i}] = {{ .name = {_str(s.name)}, .policy = {POLICY[s.policy]}, "
-        f".cpu_mask = 0x{sum(1 << c for c in s.cpus):x}u, .rr_slice_ns = {s.rr_slice_ns}ull }},"
+        f".cpu_mask = 0x{sum(1 << c for c in s.cpus):x}u, .rr_slice_ns = {s.rr_slice_ns}ull"
+        + (f", .policy_cfg = &tdm{i}" if s.tdm is not None else "") + " },"
         for i, s in enumerate(r.scheds)])
     out += _array("pt_partition_cfg", "partitions", [
         f"\t[{i}] = {{ .name = {_str(p.name)}, .user = {int(p.user)}, "
@@ -87,7 +134,7 @@ def generate_c(r: Resolved) -> str:
             f".enforce_budget = {int(t.enforce_budget)},\n"
             f"\t        .period_ns = {t.period_ns}ull, .deadline_ns = {t.deadline_ns}ull, "
             f".offset_ns = {t.offset_ns}ull, .wcet_ns = {t.wcet_ns}ull,\n"
-            f"\t        .stack_bytes = {t.stack_bytes}u }},")
+            f"\t        .stack_bytes = {t.stack_bytes}u, .irq = 0x{t.irq:x}u }},")
     out += _array("pt_thread_cfg", "threads", rows)
     c = r.cache
 
@@ -116,6 +163,8 @@ def generate_c(r: Resolved) -> str:
         f"\t.threads = {ref('threads', len(r.threads))},",
         f"\t.nthreads = {len(r.threads)},",
         f"\t.ram_bytes = {r.ram_mb * 1024 * 1024}ull,",
+        f"\t.irq_follow = {1 if r.irq_threshold == 'follow' else 0},",
+        f"\t.irq_dedicated = {1 if r.irq_context == 'dedicated' else 0},",
         "};",
         "",
     ]

@@ -17,7 +17,7 @@ from partita.config.colormap import color_map
 from partita.config.errors import Problem
 from partita.config.partition import NoFit, assign
 from partita.config.quotas import QUOTA_KEYS, UNLIMITED, default_quotas
-from partita.config.schema import Policy, Role, SystemCfg
+from partita.config.schema import Policy, Role, SystemCfg, TdmCfg
 from partita.model import Task
 
 DM_BASE_PRIORITY = 16  # first priority handed out by deadline-monotonic assignment
@@ -55,6 +55,7 @@ class RSched(Frozen):
     cpus: list[int]
     rr_slice_ns: int
     origin: str  # scheduler name in the YAML (differs for expanded P-EDF instances)
+    tdm: TdmCfg | None = None  # policy tdm: its wheel
 
 
 class RPartition(Frozen):
@@ -93,6 +94,7 @@ class RThread(Frozen):
     wcet_ns: int
     jitter_ns: int
     stack_bytes: int
+    irq: int = 0  # pt_thread_cfg.irq: 0, a PLIC source, or a HAL_IRQ_SRC_* device
 
     def task(self) -> Task | None:
         """The analysis view of this thread (None for aperiodic threads)."""
@@ -111,6 +113,8 @@ class Resolved(Frozen):
     idle: str
     run_for_ns: int
     ram_mb: int
+    irq_threshold: str = "follow"  # follow | off (docs/interrupts.md)
+    irq_context: str = "dedicated"  # dedicated | full
     cache: RCache
     kernel_colors: list[int]
     cpus: list[RCpu]
@@ -153,7 +157,7 @@ def _expand_schedulers(cfg: SystemCfg) -> tuple[list[RSched], dict[tuple[str, in
             for cpu in s.cpus:
                 index[(s.name, cpu)] = len(scheds)
             scheds.append(RSched(name=s.name, policy=s.policy.value, cpus=sorted(s.cpus),
-                                 rr_slice_ns=s.rr_slice_ns, origin=s.name))
+                                 rr_slice_ns=s.rr_slice_ns, origin=s.name, tdm=s.tdm))
     return scheds, index
 
 
@@ -245,6 +249,8 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
         s = scheduler_of(cfg, t)
         assert s is not None
         cpu = placed.get(t.name, t.cpu)
+        if t.irq is not None and cpu is None:
+            cpu = s.cpus[0]  # a handler's source is routed to one cpu (checks: the only one)
         key = (s.name, cpu if cpu is not None else s.cpus[0])
         task = t.task
         threads.append(RThread(
@@ -253,7 +259,8 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
             kind=t.kind.value, miss_policy=t.miss_policy.value, enforce_budget=t.enforce_budget,
             period_ns=task.period_ns if task else 0, deadline_ns=task.d if task else 0,
             offset_ns=task.offset_ns if task else 0, wcet_ns=task.wcet_ns if task else 0,
-            jitter_ns=task.jitter_ns if task else 0, stack_bytes=t.stack_bytes))
+            jitter_ns=task.jitter_ns if task else 0, stack_bytes=t.stack_bytes,
+            irq=t.irq_code))
         thread_rows.append((t.partition, sched_index[key], prio[t.name]))
     partitions = [_with_rights(cfg, p, scheds, thread_rows) for p in partitions]
     cpus = []
@@ -266,6 +273,7 @@ def resolve(cfg: SystemCfg, source: str) -> Resolved:
         name=cfg.name, source=source, ncpus=cfg.ncpus, icount_shift=cfg.icount_shift,
         idle=cfg.idle.value,
         run_for_ns=cfg.run_for_ns, ram_mb=cfg.ram_mb,
+        irq_threshold=cfg.irq_threshold.value, irq_context=cfg.irq_context.value,
         cache=RCache(size_bytes=cache.size_bytes, ways=cache.ways, line_bytes=cache.line_bytes,
                      page_bytes=cache.page_bytes, hw_colors=cache.hw_colors, colors=ncolors),
         kernel_colors=sorted(parse_colors(cfg.kernel_colors, ncolors, ())[0]),

@@ -38,6 +38,12 @@ class Policy(StrEnum):
     fp = "fp"
     edf = "edf"
     gedf = "gedf"
+    tdm = "tdm"
+
+
+class TdmMode(StrEnum):
+    sts = "sts"  # static order: the next task of the table; idle if it is not eligible
+    dys = "dys"  # dynamic: round robin until an eligible task is found
 
 
 class Heuristic(StrEnum):
@@ -59,6 +65,20 @@ class IdleMode(StrEnum):
 class HeapMode(StrEnum):
     os = "os"      # OS-centric: pt_malloc picks the color, thread id mod the partition's colors
     user = "user"  # user-centric: pt_malloc_color names the color
+
+
+class IrqThreshold(StrEnum):
+    follow = "follow"  # the PLIC threshold follows the running thread (unified priority space)
+    off = "off"        # the threshold stays open: every device interrupt traps
+
+
+class IrqContext(StrEnum):
+    dedicated = "dedicated"  # an interrupt that only wakes its handler saves only what it clobbers
+    full = "full"            # every trap saves the interrupted thread's full frame
+
+
+IRQ_DEVICES = {"uart0": 0x100, "net0": 0x101, "rtc0": 0x102}  # HAL_IRQ_SRC_* of <partita/hal_irq.h>
+IRQ_MAX_SOURCE = 95                            # HAL_IRQ_MAX_SOURCE
 
 
 class MissPolicy(StrEnum):
@@ -128,11 +148,59 @@ class CpuCfg(Strict):
     role: Role = Role.app
 
 
+def _durations(data: Any, bases: tuple[str, ...]) -> Any:
+    """`<base>_<unit>` -> `<base>_ns` inside a nested block (the loader converts only the
+    top-level lists)."""
+    from partita.config.units import convert
+
+    if isinstance(data, dict):
+        data = dict(data)
+        errors = convert(data, bases)
+        if errors:
+            raise ValueError("; ".join(f"{e.key}: {e}" for e in errors))
+    return data
+
+
+class TdmSlotCfg(Strict):
+    """One application slot of the wheel (each follows an RTOS slot)."""
+
+    app: Name
+    length_ns: int = Field(ge=1000, le=1 << 40)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _units(cls, data: Any) -> Any:
+        return _durations(data, ("length",))
+
+
+class TdmAppCfg(Strict):
+    name: Name
+    mode: TdmMode = TdmMode.sts
+    order: list[Name] = Field(min_length=1, max_length=64,
+                              description="StS: the static table (threads, may repeat); "
+                              "DyS: the round-robin ring")
+
+
+class TdmCfg(Strict):
+    """The two-level TDM wheel of a `policy: tdm` instance (kernel/sched/tdm)."""
+
+    rtos_slot_ns: int = Field(ge=1000, le=1 << 40,
+                              description="constant RTOS slot before each application slot")
+    slots: list[TdmSlotCfg] = Field(min_length=1, max_length=32)
+    apps: list[TdmAppCfg] = Field(min_length=1, max_length=16)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _units(cls, data: Any) -> Any:
+        return _durations(data, ("rtos_slot",))
+
+
 class SchedulerCfg(Strict):
     name: Name
     policy: Policy
     cpus: list[int] = Field(min_length=1)
     rr_slice_ns: int = Field(default=0, ge=0, description="FP round-robin slice; 0 = off")
+    tdm: TdmCfg | None = Field(default=None, description="the wheel of a tdm instance")
     partition: Heuristic | None = Field(
         default=None, description="P-EDF: off-line assignment of unpinned threads to cpus"
     )
@@ -239,6 +307,29 @@ class ThreadCfg(Strict):
     miss_policy: MissPolicy = MissPolicy.record
     enforce_budget: bool = False
     stack_bytes: int = Field(default=8192, ge=limits.PT_MIN_STACK_BYTES)
+    irq: str | int | None = Field(default=None, description=(
+        "the device interrupt this thread handles (docs/interrupts.md): uart0, net0, rtc0 or "
+        "a PLIC source number 1..95; an aperiodic thread pinned to a cpu of an FP scheduler "
+        "that loops on pt_irq_wait()"))
+
+    @field_validator("irq")
+    @classmethod
+    def _irq(cls, v: str | int | None) -> str | int | None:
+        if v is None:
+            return v
+        if isinstance(v, bool) or (isinstance(v, int) and not 1 <= v <= IRQ_MAX_SOURCE):
+            raise ValueError(f"irq {v!r} is not a PLIC source 1..{IRQ_MAX_SOURCE}")
+        if isinstance(v, str) and v not in IRQ_DEVICES:
+            raise ValueError(f"irq {v!r} is not a device ({', '.join(IRQ_DEVICES)}) "
+                             f"or a source number 1..{IRQ_MAX_SOURCE}")
+        return v
+
+    @property
+    def irq_code(self) -> int:
+        """The value of pt_thread_cfg.irq: 0 = none, a source number or a HAL_IRQ_SRC_*."""
+        if self.irq is None:
+            return 0
+        return IRQ_DEVICES[self.irq] if isinstance(self.irq, str) else self.irq
 
     @model_validator(mode="before")
     @classmethod
@@ -288,6 +379,14 @@ class SystemCfg(Strict):
         "clock over all-idle periods and runs are bit-for-bit deterministic) or wfi (sleep; "
         "QEMU's idle clock warp races its main loop and runs may differ by tens of ns)"))
     run_for_ns: int = Field(default=0, ge=0, description="0 = run until the kernel stops")
+    irq_threshold: IrqThreshold = Field(default=IrqThreshold.follow, description=(
+        "follow: on every dispatch a hart's PLIC threshold follows the running thread's "
+        "priority, so a device interrupt whose handler thread would not preempt it never "
+        "traps (the unified priority space); off: the threshold stays open (for comparison)"))
+    irq_context: IrqContext = Field(default=IrqContext.dedicated, description=(
+        "dedicated: an interrupt that only wakes its handler runs on a per-hart interrupt "
+        "stack saving only the registers its path clobbers, the full frame only if a switch "
+        "follows; full: every interrupt saves the full frame (for comparison)"))
     ram_mb: int = Field(default=128, ge=limits.PT_MIN_RAM_MB, le=limits.PT_MAX_RAM_MB)
     cache: CacheCfg = Field(default_factory=CacheCfg)
     kernel_colors: list[ColorSpec] = Field(default_factory=list)
@@ -314,6 +413,11 @@ class SystemCfg(Strict):
     apps: list[str] = Field(default_factory=list, description=(
         "application directories linked into the image besides those defining an entry: a "
         "name under apps/ or a path relative to this file (see partita.config.apps)"))
+
+    @field_validator("irq_threshold", mode="before")
+    @classmethod
+    def _yaml_off(cls, v: Any) -> Any:
+        return "off" if v is False else v  # YAML 1.1 reads a bare `off` as false
 
     @field_validator("kernel_heap_bytes")
     @classmethod

@@ -17,6 +17,8 @@ EXPERIMENTS = {
     "gedf-vs-pedf": ("partita.experiments.gedf_vs_pedf", 1000),
     # sets per scheduler; each set boots QEMU 12 times (4 working sets x 3 scenarios)
     "coloring": ("partita.experiments.coloring", 10),  # the paper's 10
+    # deterministic: one boot per (StS / DyS, scan / bitmap TSM); --sets does not apply
+    "dataflow": ("partita.experiments.dataflow", 1),
 }
 #: --option -> partita.experiments.coloring_sets.Params field (coloring only)
 COLORING_OPTIONS = {"cpus": "cpus", "time_div": "time_div", "llc_kib": "llc_bytes",

@@ -25,12 +25,18 @@ from partita.trace.format import (
     AREA_BYTES,
     AREA_HEADER,
     COUNTERS_BYTES,
+    DIR_BYTES,
+    DIR_HEADER,
+    DIR_OFF,
     MAGIC,
     MAX_CPUS,
+    PAGE_BYTES,
     REC,
     RING_BYTES,
     RING_HEADER,
+    RING_PAGES,
     RING_RECORDS,
+    RINGS_MAGIC,
     Area,
     TraceFormatError,
     decode_area,
@@ -59,6 +65,9 @@ def command(elf: Path, ram_file: Path, ram_mb: int, ncpus: int, icount_shift: in
         "-object", f"memory-backend-file,id=mem,size={ram_mb}M,mem-path={ram_file},share=on",
         "-bios", "none", "-kernel", str(elf), "-smp", str(ncpus),
         "-icount", f"shift={icount_shift},sleep=off",
+        # the RTC (goldfish, a PLIC interrupt source: docs/interrupts.md) on the virtual clock
+        # from a fixed date, so its alarms are as deterministic as the rest of the run
+        "-rtc", "clock=vm,base=2000-01-01T00:00:00",
         "-nographic", "-no-reboot",
     ]
 
@@ -155,9 +164,37 @@ def symbol(elf: Path, name: str) -> tuple[int, int]:
     raise TraceFormatError(f"{elf}: symbol {name} not found (not a Partita kernel?)")
 
 
+def ring_pages(m: mmap.mmap | bytes, off: int, sym_size: int, what: str) -> np.ndarray | None:
+    """The ring directory (kernel/include/partita/trace.h): for each hart the RAM-file offset
+    of every page of its ring, when the kernel moved the rings into colored pages; else None
+    (the rings are the ones inside the area)."""
+    if sym_size < DIR_OFF + DIR_BYTES or off + DIR_OFF + DIR_BYTES > len(m):
+        return None
+    raw = np.frombuffer(m, dtype=np.uint8, count=DIR_BYTES, offset=off + DIR_OFF)
+    hdr = raw[: DIR_HEADER.itemsize].view(DIR_HEADER)[0]
+    if int(hdr["rings_magic"]) != RINGS_MAGIC:
+        return None
+    if int(hdr["ring_pages"]) != RING_PAGES or int(hdr["ring_page_bytes"]) != PAGE_BYTES:
+        raise TraceFormatError(f"{what}: ring directory of {int(hdr['ring_pages'])} pages of "
+                               f"{int(hdr['ring_page_bytes'])} bytes differs from tracefmt.py "
+                               f"({RING_PAGES} x {PAGE_BYTES})")
+    pa = raw[DIR_HEADER.itemsize:].view("<u8").reshape(MAX_CPUS, RING_PAGES).astype(np.int64)
+    return pa - RAM_BASE
+
+
+def _gather_ring(m: mmap.mmap | bytes, pages: np.ndarray, cpu: int, what: str) -> bytes:
+    """One ring's bytes, in the in-area layout, from its pages in the RAM file."""
+    offs = pages[cpu]
+    if (offs < 0).any() or (offs + PAGE_BYTES > len(m)).any():
+        raise TraceFormatError(f"{what}: ring {cpu}: a page of the directory lies outside the "
+                               "RAM file")
+    return b"".join(m[o: o + PAGE_BYTES] for o in offs.tolist())[:RING_BYTES]
+
+
 def read_trace_area(ram_file: Path, elf: Path) -> Area:
     """Decode the trace rings (and the kernel's counters, when the kernel has them) from the
-    RAM file of a finished (or running) guest."""
+    RAM file of a finished (or running) guest; rings in colored pages are gathered through the
+    area's directory."""
     addr, sym_size = symbol(elf, "pt_trace_area")
     off = addr - RAM_BASE
     size = os.path.getsize(ram_file)
@@ -167,7 +204,15 @@ def read_trace_area(ram_file: Path, elf: Path) -> Area:
     want = AREA_BYTES + (COUNTERS_BYTES if sym_size >= AREA_BYTES + COUNTERS_BYTES else 0)
     want = min(want, size - off)
     with open(ram_file, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-        return decode_area(m[off: off + want], what=str(ram_file))
+        buf = bytearray(m[off: off + want])
+        pages = ring_pages(m, off, sym_size, str(ram_file))
+        if pages is not None:
+            ncpus = min(int(np.frombuffer(buf, dtype=AREA_HEADER, count=1)[0]["ncpus"]),
+                        MAX_CPUS)
+            for cpu in range(ncpus):
+                base = AREA_HEADER.itemsize + cpu * RING_BYTES
+                buf[base: base + RING_BYTES] = _gather_ring(m, pages, cpu, str(ram_file))
+        return decode_area(buf, what=str(ram_file))
 
 
 class TraceDrainer:
@@ -208,23 +253,37 @@ class TraceDrainer:
         hdr = raw[: AREA_HEADER.itemsize].view(AREA_HEADER)[0]
         if int(hdr["magic"]) != MAGIC:
             return  # not initialised yet (the kernel zeroes head and tail first)
+        pages = ring_pages(m, self.off, self.sym_size, str(self.ram_file))
+        whole = np.frombuffer(m, dtype=np.uint8)
         for cpu in range(min(int(hdr["ncpus"]), MAX_CPUS)):
-            base = AREA_HEADER.itemsize + cpu * RING_BYTES
-            rh = raw[base: base + RING_HEADER.itemsize].view(RING_HEADER)
+            # the ring's header, and the file offset of byte k of the ring
+            if pages is None:
+                start = self.off + AREA_HEADER.itemsize + cpu * RING_BYTES
+
+                def at(k: np.ndarray | int, start: int = start) -> np.ndarray | int:
+                    return start + k
+            else:
+                offs = pages[cpu]
+
+                def at(k: np.ndarray | int, offs: np.ndarray = offs) -> np.ndarray | int:
+                    return offs[k // PAGE_BYTES] + k % PAGE_BYTES
+            h0 = int(at(0))
+            rh = whole[h0: h0 + RING_HEADER.itemsize].view(RING_HEADER)
             head, tail = int(rh[0]["head"]), int(rh[0]["tail"])
             n = head - tail
             if n <= 0 or n > RING_RECORDS:
                 continue
             self.max_backlog = max(self.max_backlog, n)
-            recs = raw[base + RING_HEADER.itemsize: base + RING_BYTES].view(REC)
             idx = (np.arange(n, dtype=np.int64) + tail % RING_RECORDS) % RING_RECORDS
-            self.drained.setdefault(cpu, []).append(recs[idx].copy())
+            # byte offsets of each record's 32 bytes (a record never straddles a page)
+            first = np.asarray(at(RING_HEADER.itemsize + idx * REC.itemsize))
+            rows = whole[first[:, None] + np.arange(REC.itemsize)]
+            self.drained.setdefault(cpu, []).append(rows.copy().view(REC).reshape(n))
             self.count += n
             # the copy is complete before the producer may reuse the slots
-            tail_view = np.frombuffer(m, dtype=np.uint64, count=1,
-                                      offset=self.off + base + 16)
+            tail_view = np.frombuffer(m, dtype=np.uint64, count=1, offset=h0 + 16)
             tail_view[0] = head
-        del raw
+        del raw, whole
 
     def area(self) -> Area:
         """The whole trace: drained records, then those still in the rings."""

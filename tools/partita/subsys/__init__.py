@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 _MODULES: dict[str, str] = {
     "spm": "partita.subsys.spm.plugin",
     "cache_model": "partita.subsys.cachemodel.plugin",
+    "dataflow": "partita.subsys.dataflow.plugin",
     "uk": "partita.subsys.uk.plugin",
 }
 

@@ -30,6 +30,9 @@ class Ev(IntEnum):
     MARK = 18
     SHUTDOWN = 19
     HEAP_ERROR = 20
+    IRQ_CLAIM = 21
+    IRQ_HANDLER_WAKE = 22
+    IRQ_WAIT = 23
     SUBSYS_FIRST = 32
     SUBSYS_LAST = 255
 
@@ -74,8 +77,16 @@ class UkEv(IntEnum):
     STALE = 86
 
 
+class DataflowEv(IntEnum):
+    """Events of subsystem dataflow (enum pt_dataflow_trace_event)."""
+
+    FIRE = 96
+    RTOS_SLOT = 97
+
+
 SUBSYS_RANGES: dict[str, tuple[int, int]] = {
     "spm": (32, 16),
     "io": (48, 16),
     "uk": (80, 16),
+    "dataflow": (96, 16),
 }

@@ -51,6 +51,19 @@ assert COUNTER.itemsize == 80 and COUNTERS_HEADER.itemsize == 16
 COUNTERS_BYTES = COUNTERS_HEADER.itemsize + MAX_THREADS * COUNTER.itemsize
 COUNTER_STOPPED = 1  # flags bit 0
 
+# The ring directory after the counters: with colored kernel data the kernel moves each
+# online hart's ring into pages of the kernel colors and lists them here (the physical page
+# of every 4 KiB of the ring, its header first); rings_magic says the directory is in use.
+RINGS_MAGIC = 0x5054524E47504731  # "PTRNGPG1"
+PAGE_BYTES = 4096
+RING_PAGES = (RING_BYTES + PAGE_BYTES - 1) // PAGE_BYTES
+DIR_HEADER = np.dtype([("rings_magic", "<u8"), ("ring_pages", "<u4"),
+                       ("ring_page_bytes", "<u4")])
+DIR_OFF = AREA_BYTES + COUNTERS_BYTES
+DIR_BYTES = DIR_HEADER.itemsize + MAX_CPUS * RING_PAGES * 8
+assert PAGE_BYTES % REC.itemsize == 0 and RING_HEADER.itemsize % REC.itemsize == 0  # no
+# record straddles a page
+
 
 class TraceFormatError(ValueError):
     """A trace that cannot be decoded; the message says what is wrong (one line)."""

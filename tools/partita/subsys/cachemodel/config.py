@@ -7,6 +7,7 @@
       mem_cycles: 200                    # stall of an LLC miss (main memory), without the bus
       bus_cycles: 20                     # bus occupancy of one line transfer (contention)
       bus_window_cycles: 100000          # window of a hart's bus utilisation
+      feedback: false                    # feed the modeled stalls back into guest time
 
 The shared last-level cache is the system's `cache:` (size, ways, line): the geometry the
 colors come from. The defaults are close to the seed paper's platform (an 8 MiB 16-way LLC,
@@ -50,6 +51,10 @@ class CacheModelCfg(Strict):
     mem_cycles: int = Field(default=200, ge=0, le=100_000)
     bus_cycles: int = Field(default=20, ge=0, le=100_000)
     bus_window_cycles: int = Field(default=100_000, ge=1000, le=1 << 31)
+    # true: the plugin adds each hart's stalls to a debt the kernel pays back by executing
+    # that many instructions at its next preemption point (subsys/cachemodel), so cache
+    # interference takes guest time and can make jobs miss in QEMU
+    feedback: bool = False
 
 
 def parse(raw: Any) -> tuple[CacheModelCfg | None, list[Problem]]:

@@ -77,6 +77,11 @@ def qemu_args(system: Resolved, elf: Path, ram_file: Path, out: Path) -> list[st
         "mem": section.mem_cycles, "bus": section.bus_cycles,
         "bus_window": section.bus_window_cycles,
     }
+    if section.feedback:
+        # the kernel's pay loop (subsys/cachemodel/cachemodel.c); the kernel runs at its
+        # physical addresses, which the plugin compares
+        args |= {"feedback": 1, "pay_begin": hex(symbol(elf, "pt_cachemodel_pay_begin")[0]),
+                 "pay_end": hex(symbol(elf, "pt_cachemodel_pay_end")[0])}
     return ["-plugin", ",".join([_q(plugin), *(f"{k}={v}" for k, v in args.items())])]
 
 
@@ -112,7 +117,7 @@ def summarise(raw: Mapping[str, Any], names: Mapping[int, str],
     return {"model": "cachesim", "params": raw["params"], "per_thread": per_thread,
             "host_cpu_s": raw["host_cpu_s"], "wall_s": wall_s,
             "ifetch_unmapped_insns": raw["ifetch_unmapped_insns"], "harts": raw["harts"],
-            "stalls_fed_back": False, "threads": threads}
+            "stalls_fed_back": bool(raw.get("stalls_fed_back", False)), "threads": threads}
 
 
 def collect(out: Path, names: Mapping[int, str], wall_s: float | None = None) -> dict[str, Any]:
@@ -133,11 +138,12 @@ def render(out: Path) -> None:
         return
     doc = json.loads(f.read_text())
     p = doc["params"]
+    fed = "fed back to" if doc.get("stalls_fed_back") else "not fed back to"
     l1 = (f"L1 {p['l1d']['size_bytes'] // 1024} KiB {p['l1d']['ways']}-way I+D, "
           if p["l1d"]["size_bytes"] else "no L1, ")
     print(f"cache model: {l1}LLC {p['llc']['size_bytes'] // 1024} KiB {p['llc']['ways']}-way, "
           f"{p['llc']['line_bytes']} B lines; LLC hit {p['llc_hit_cycles']}, memory "
-          f"{p['mem_cycles']}, bus {p['bus_cycles']} cycles (stalls not fed back to guest "
+          f"{p['mem_cycles']}, bus {p['bus_cycles']} cycles (stalls {fed} guest "
           f"time; {out}/{RESULT})")
     print(f"  {'thread':<14}{'jobs':>6}{'instr':>13}{'L1D miss':>11}{'LLC hit':>10}"
           f"{'LLC miss':>10}{'stalls':>13}{'modeled':>13}{'max job':>12}")
