@@ -1,10 +1,10 @@
 /*
- * A core bug found while building subsys/uk (sleephang.yaml, test_sys_uk.py): two harts
+ * A core hang found while building subsys/uk (sleephang.yaml, test_sys_uk.py): two harts
  * whose threads sleep (block with a timeout) for a few tens of microseconds, at pseudo-random
- * lengths, hang the machine: both harts end up in timeout_fn (timer interrupt) spinning on
- * pt_sync_lock, one of them holding the ticket now being served but never running again, and
- * hart 0's periodic thread stops completing jobs. With one such hart, or `idle: wfi`, it
- * does not happen. No UK is involved.
+ * lengths, hung the machine: both harts ended in timeout_fn (timer interrupt) spinning on
+ * pt_sync_lock, the one holding the ticket being served never running again, and hart 0's
+ * periodic thread stopped completing jobs. No UK is involved. It no longer reproduces since
+ * main's 84fedfc; kept as a regression test.
  */
 #include <stdint.h>
 #include <partita/api.h>
