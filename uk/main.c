@@ -188,20 +188,20 @@ int main(int argc, char **argv)
 	}
 	/* the RAM file appears when QEMU (or partita run) creates it: wait a little */
 	for (int tries = 0; (rc = guest_map(ram, addr)); tries++) {
-		if (tries == 100) {
+		if (tries == 1000) {
 			fprintf(stderr, "uk: %s: %s\n", ram, strerror(-rc));
 			return 1;
 		}
-		usleep(50000);
+		usleep(5000);
 	}
 	for (int tries = 0; g.area->magic != PT_UK_MAGIC; tries++) {
-		if (tries == 200) {
+		if (tries == 2000) {
 			fprintf(stderr, "uk: %s: no mailbox at 0x%llx (magic 0x%llx): not this "
 					"image's RAM, or the guest has not been loaded\n", ram,
 				(unsigned long long)addr, (unsigned long long)g.area->magic);
 			return 1;
 		}
-		usleep(50000);
+		usleep(5000);
 	}
 	if (g.area->version != PT_UK_ABI_VERSION || g.area->nharts > PT_UK_MAX_HARTS) {
 		fprintf(stderr, "uk: mailbox ABI version %u (nharts %u), this UK speaks %u\n",

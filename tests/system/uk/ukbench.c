@@ -26,6 +26,8 @@ void ukb_ping(void *arg)
 {
 	(void)arg;
 	int32_t to[2], from[2];
+	for (int i = 0; i < 1000 && uk_getpid() == PT_UK_ENOUK; i++)
+		pt_sleep_ns(100000); /* the UK may come up after the guest */
 	/* the pipes first: uk_pong's first read then waits in the UK, not in a sleep loop */
 	bad += uk_pipe("ping", to) != 0;
 	bad += uk_pipe("pong", from) != 0;
@@ -59,6 +61,8 @@ void ukb_pong(void *arg)
 {
 	(void)arg;
 	int32_t to[2], from[2];
+	for (int i = 0; i < 1000 && uk_getpid() == PT_UK_ENOUK; i++)
+		pt_sleep_ns(100000);
 	uk_pipe("ping", to);
 	uk_pipe("pong", from);
 	uk_close(to[1]); /* the ping side's close then ends the loop */
