@@ -24,6 +24,8 @@ static long same(const char *a, const char *b, long n)
 void uk_client(void *arg)
 {
 	(void)arg;
+	for (int i = 0; i < 20 && uk_getpid() == PT_UK_ENOUK; i++)
+		pt_sleep_ns(100000); /* a UK started with QEMU may need a moment to map the RAM */
 	pt_printf("uk getpid_local %ld", uk_getpid_local());
 	pt_printf("uk getpid %ld", uk_getpid());
 
@@ -102,6 +104,8 @@ void uk_reader(void *arg)
 {
 	(void)arg;
 	int32_t fds[2] = {-1, -1};
+	for (int i = 0; i < 20 && uk_getpid() == PT_UK_ENOUK; i++)
+		pt_sleep_ns(100000);
 	pt_printf("uk pipe_r %ld", uk_pipe("chan", fds));
 	uk_close(fds[1]);
 	long got = 0, n;
