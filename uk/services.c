@@ -511,11 +511,6 @@ int uk_poll_parked(void)
 	return n;
 }
 
-void uk_services_reset(void)
-{
-	memset(parked, 0, sizeof(parked));
-}
-
 int uk_serve(const struct pt_uk_req *q, uint32_t hart, struct pt_uk_rep *rep)
 {
 	*rep = (struct pt_uk_rep){.seq = q->seq, .op = q->op, .part = q->part, .tid = q->tid};

@@ -35,7 +35,6 @@ int guest_string(uint64_t as, uint64_t va, char *out, size_t max);
 int uk_sandbox_open(const char *dir);
 int uk_serve(const struct pt_uk_req *q, uint32_t hart, struct pt_uk_rep *rep);
 void uk_reply(uint32_t hart, const struct pt_uk_rep *rep);
-void uk_services_reset(void);
 int uk_poll_parked(void);
 extern int uk_verbose;
 
