@@ -4,7 +4,7 @@ PARTITA := $(VENV)/bin/partita
 PYTEST := $(VENV)/bin/pytest
 CONFIG ?= configs/demo.yaml
 
-.PHONY: all setup run test unit lint pytest cachesim qemu-dev qemu-dev-if-used clean-qemu bench bench-docs bench-net kernel lock clean fuzz fuzz-kernel fuzz-host limits-header trace-events soak
+.PHONY: all setup run test unit lint pytest cachesim qemu-dev qemu-dev-if-used clean-qemu bench bench-docs bench-net kernel lock clean uk bench-uk fuzz fuzz-kernel fuzz-host limits-header trace-events soak
 
 all: run
 
@@ -50,6 +50,11 @@ qemu-dev-if-used: setup
 cachesim:
 	$(MAKE) -s -C tools/cachesim OUT=$(CURDIR)/build/cachesim
 
+# The user-level kernel (brief 3, docs/proxy-kernel.md): build/uk/uk, a host program.
+# `partita run CFG --uk` builds it itself when it is stale.
+uk:
+	$(MAKE) -s -C uk OUT=$(CURDIR)/build/uk
+
 # Long fuzzing campaigns (not part of `make test`, which runs bounded versions of the same
 # properties). fuzz-host: hypothesis on `partita config` (mutated YAML; a sample of accepted
 # mutants is built and booted) and on the trace decoder (mutated and random trace files).
@@ -84,6 +89,11 @@ fuzz-kernel: setup
 # Benchmarks (not tests): out/bench/*.json and out/bench/benchmarks.md; no tracked file changes.
 bench: setup
 	$(PARTITA) bench --out out/bench
+
+# The proxy kernel's Table I (docs/proxy-kernel.md): out/bench/uk.json and uk.md; boots QEMU
+# with the user-level kernel beside it (host figures depend on host load).
+bench-uk: setup
+	$(VENV)/bin/python -m partita.subsys.uk.bench --out out/bench
 
 # The same, then docs/benchmarks.md and configs/overheads/kernel.json (the kernel costs that
 # `partita analyze` charges by default) are rewritten from this run: commit them on purpose.

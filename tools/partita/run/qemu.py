@@ -117,10 +117,12 @@ def gdb_command(elf: Path, port: int) -> list[str]:
 def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: int,
          timeout_s: float | None, console_file: Path | None = None, echo: bool = False,
          poll: Callable[[], None] | None = None, poll_s: float = 0.02,
-         extra_args: list[str] | None = None, qemu: str | Path = QEMU) -> BootResult:
+         extra_args: list[str] | None = None, qemu: str | Path = QEMU,
+         on_start: Callable[[], None] | None = None) -> BootResult:
     """Run QEMU until the guest powers off or `timeout_s` wall-clock seconds pass (None: no
     limit, for a debugging session). `poll` (e.g. TraceDrainer.poll) is called every `poll_s`
-    seconds while the guest runs. `qemu`: the binary (DEVICE_QEMU for emulated devices)."""
+    seconds while the guest runs; `on_start` once, right after QEMU started (the RAM file is
+    this boot's from then on). `qemu`: the binary (DEVICE_QEMU for emulated devices)."""
     if shutil.which(str(qemu)) is None:
         raise FileNotFoundError(f"{qemu} not found (run scripts/bootstrap.sh"
                                 f"{'' if qemu == QEMU else ', make qemu-dev'})")
@@ -129,6 +131,8 @@ def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: in
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
+    if on_start is not None:
+        on_start()
     chunks: list[bytes] = []
 
     def pump() -> None:
@@ -142,7 +146,7 @@ def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: in
     reader = threading.Thread(target=pump, daemon=True)
     reader.start()
     timed_out = False
-    deadline = start + timeout_s
+    deadline = start + timeout_s if timeout_s is not None else float("inf")
     while True:
         try:
             proc.wait(timeout=poll_s if poll is not None else max(0.0, deadline - time.monotonic()))

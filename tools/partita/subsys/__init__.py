@@ -39,6 +39,7 @@ _MODULES: dict[str, str] = {
     "cache_model": "partita.subsys.cachemodel.plugin",
     "dataflow": "partita.subsys.dataflow.plugin",
     "coproc": "partita.subsys.coproc.plugin",
+    "uk": "partita.subsys.uk.plugin",
 }
 
 # Timing models: QEMU plugins a run can load (`partita run --model NAME`), each configured by
