@@ -228,6 +228,9 @@ void vQueueDelete(QueueHandle_t xQueue)
 	      : q->kind == FR_Q_SEM  ? pt_sem_delete(q->id)
 				     : pt_mutex_delete(q->id);
 	configASSERT(r == PT_OK); /* a held mutex cannot be deleted (FreeRTOS: undefined) */
+#if configQUEUE_REGISTRY_SIZE > 0
+	vQueueUnregisterQueue(q);
+#endif
 	q->magic = 0;
 	q->from_pool = 0;
 }
@@ -303,3 +306,144 @@ TaskHandle_t xQueueGetMutexHolder(QueueHandle_t xSemaphore)
 	configASSERT(valid(q));
 	return q->kind == FR_Q_MUTEX || q->kind == FR_Q_RMUTEX ? q->holder : 0;
 }
+
+/* ---- from the interrupt context (docs/compat.md, "Interrupts"): never blocking. A task
+ * that a call makes ready runs when the interrupt context returns to its wait; the native
+ * queue does not say whether one was waiting, so *pxHigherPriorityTaskWoken is set whenever
+ * the call succeeded (FreeRTOS sets it only when a waiting task outranks the interrupted one:
+ * here a yield from an ISR is a no-op either way). Also callable from tasks, as on FreeRTOS.
+ * ---- */
+static void woken_if(BaseType_t *woken, BaseType_t ok)
+{
+	if (woken && ok == pdPASS)
+		*woken = pdTRUE;
+}
+
+BaseType_t xQueueGenericSendFromISR(QueueHandle_t xQueue, const void *const pvItemToQueue,
+				    BaseType_t *const pxHigherPriorityTaskWoken,
+				    const BaseType_t xCopyPosition)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q));
+	BaseType_t r;
+	if (q->kind != FR_Q_QUEUE) {
+		configASSERT(q->kind == FR_Q_SEM); /* a mutex is never given from an ISR */
+		r = pt_sem_give(q->id) == PT_OK ? pdPASS : errQUEUE_FULL;
+	} else {
+		configASSERT(pvItemToQueue);
+		int e = xCopyPosition == queueOVERWRITE ? pt_mq_overwrite(q->id, pvItemToQueue)
+		      : xCopyPosition == queueSEND_TO_FRONT
+			      ? pt_mq_send_front(q->id, pvItemToQueue, PT_NO_WAIT)
+			      : pt_mq_send(q->id, pvItemToQueue, PT_NO_WAIT);
+		r = e == PT_OK ? pdPASS : errQUEUE_FULL;
+	}
+	woken_if(pxHigherPriorityTaskWoken, r);
+	return r;
+}
+
+BaseType_t xQueueGiveFromISR(QueueHandle_t xQueue, BaseType_t *const pxHigherPriorityTaskWoken)
+{
+	return xQueueGenericSendFromISR(xQueue, NULL, pxHigherPriorityTaskWoken, queueSEND_TO_BACK);
+}
+
+BaseType_t xQueueReceiveFromISR(QueueHandle_t xQueue, void *const pvBuffer,
+				BaseType_t *const pxHigherPriorityTaskWoken)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q) && q->kind != FR_Q_MUTEX && q->kind != FR_Q_RMUTEX);
+	BaseType_t r;
+	if (q->kind == FR_Q_SEM) /* xSemaphoreTakeFromISR */
+		r = pt_sem_take(q->id, PT_NO_WAIT) == PT_OK ? pdPASS : pdFAIL;
+	else
+		r = pt_mq_recv(q->id, pvBuffer, PT_NO_WAIT) == PT_OK ? pdPASS : errQUEUE_EMPTY;
+	woken_if(pxHigherPriorityTaskWoken, r);
+	return r;
+}
+
+BaseType_t xQueuePeekFromISR(QueueHandle_t xQueue, void *const pvBuffer)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q) && q->kind == FR_Q_QUEUE && pvBuffer);
+	return pt_mq_peek(q->id, pvBuffer, PT_NO_WAIT) == PT_OK ? pdPASS : errQUEUE_EMPTY;
+}
+
+UBaseType_t uxQueueMessagesWaitingFromISR(const QueueHandle_t xQueue)
+{
+	return uxQueueMessagesWaiting(xQueue);
+}
+
+BaseType_t xQueueIsQueueEmptyFromISR(const QueueHandle_t xQueue)
+{
+	return uxQueueMessagesWaiting(xQueue) == 0 ? pdTRUE : pdFALSE;
+}
+
+BaseType_t xQueueIsQueueFullFromISR(const QueueHandle_t xQueue)
+{
+	return uxQueueMessagesWaiting(xQueue) == xQueue->length ? pdTRUE : pdFALSE;
+}
+
+TaskHandle_t xQueueGetMutexHolderFromISR(QueueHandle_t xSemaphore)
+{
+	return xQueueGetMutexHolder(xSemaphore);
+}
+
+/* xQueueReset: empty the queue (messages received and dropped; a sender waiting for space
+ * gets it, as FreeRTOS unblocks one). Semaphores and mutexes are not reset here. */
+BaseType_t xQueueGenericReset(QueueHandle_t xQueue, BaseType_t xNewQueue)
+{
+	QueueHandle_t q = xQueue;
+	(void)xNewQueue;
+	configASSERT(valid(q) && q->kind == FR_Q_QUEUE);
+	static uint8_t drop[PT_MQ_MSG_MAX_BYTES]; /* used inside the critical section only */
+	configASSERT(q->item_size <= sizeof drop);
+	vPortEnterCritical();
+	while (pt_mq_recv(q->id, drop, PT_NO_WAIT) == PT_OK)
+		;
+	vPortExitCritical();
+	return pdPASS;
+}
+
+/* ---- the queue registry (a kernel-aware debugger's names; here: pcQueueGetName) ---- */
+#if configQUEUE_REGISTRY_SIZE > 0
+static struct {
+	QueueHandle_t q;
+	const char *name;
+} registry[configQUEUE_REGISTRY_SIZE];
+
+void vQueueAddToRegistry(QueueHandle_t xQueue, const char *pcQueueName)
+{
+	configASSERT(xQueue);
+	vPortEnterCritical();
+	int slot = -1;
+	for (int i = 0; i < (configQUEUE_REGISTRY_SIZE); i++) {
+		if (registry[i].q == xQueue) { /* renamed, as FreeRTOS does */
+			slot = i;
+			break;
+		}
+		if (slot < 0 && !registry[i].q)
+			slot = i;
+	}
+	if (slot >= 0 && pcQueueName) {
+		registry[slot].q = xQueue;
+		registry[slot].name = pcQueueName;
+	}
+	vPortExitCritical();
+}
+
+const char *pcQueueGetName(QueueHandle_t xQueue)
+{
+	for (int i = 0; i < (configQUEUE_REGISTRY_SIZE); i++)
+		if (registry[i].q == xQueue)
+			return registry[i].name;
+	return 0;
+}
+
+void vQueueUnregisterQueue(QueueHandle_t xQueue)
+{
+	vPortEnterCritical();
+	for (int i = 0; i < (configQUEUE_REGISTRY_SIZE); i++)
+		if (registry[i].q == xQueue)
+			registry[i].q = 0, registry[i].name = 0;
+	vPortExitCritical();
+}
+#endif

@@ -35,6 +35,44 @@ UBaseType_t uxQueueMessagesWaiting(const QueueHandle_t xQueue);
 UBaseType_t uxQueueSpacesAvailable(const QueueHandle_t xQueue);
 void vQueueDelete(QueueHandle_t xQueue);
 
+BaseType_t xQueueGenericSendFromISR(QueueHandle_t xQueue, const void *const pvItemToQueue,
+				    BaseType_t *const pxHigherPriorityTaskWoken,
+				    const BaseType_t xCopyPosition);
+BaseType_t xQueueGiveFromISR(QueueHandle_t xQueue, BaseType_t *const pxHigherPriorityTaskWoken);
+BaseType_t xQueueReceiveFromISR(QueueHandle_t xQueue, void *const pvBuffer,
+				BaseType_t *const pxHigherPriorityTaskWoken);
+BaseType_t xQueuePeekFromISR(QueueHandle_t xQueue, void *const pvBuffer);
+UBaseType_t uxQueueMessagesWaitingFromISR(const QueueHandle_t xQueue);
+BaseType_t xQueueIsQueueEmptyFromISR(const QueueHandle_t xQueue);
+BaseType_t xQueueIsQueueFullFromISR(const QueueHandle_t xQueue);
+BaseType_t xQueueGenericReset(QueueHandle_t xQueue, BaseType_t xNewQueue);
+#define xQueueReset(xQueue) xQueueGenericReset((xQueue), pdFALSE)
+
+#define xQueueSendFromISR(xQueue, pvItemToQueue, pxHigherPriorityTaskWoken) \
+	xQueueGenericSendFromISR((xQueue), (pvItemToQueue), (pxHigherPriorityTaskWoken), \
+				 queueSEND_TO_BACK)
+#define xQueueSendToBackFromISR(xQueue, pvItemToQueue, pxHigherPriorityTaskWoken) \
+	xQueueGenericSendFromISR((xQueue), (pvItemToQueue), (pxHigherPriorityTaskWoken), \
+				 queueSEND_TO_BACK)
+#define xQueueSendToFrontFromISR(xQueue, pvItemToQueue, pxHigherPriorityTaskWoken) \
+	xQueueGenericSendFromISR((xQueue), (pvItemToQueue), (pxHigherPriorityTaskWoken), \
+				 queueSEND_TO_FRONT)
+#define xQueueOverwriteFromISR(xQueue, pvItemToQueue, pxHigherPriorityTaskWoken) \
+	xQueueGenericSendFromISR((xQueue), (pvItemToQueue), (pxHigherPriorityTaskWoken), \
+				 queueOVERWRITE)
+
+#ifndef configQUEUE_REGISTRY_SIZE
+#define configQUEUE_REGISTRY_SIZE 0
+#endif
+#if configQUEUE_REGISTRY_SIZE > 0
+void vQueueAddToRegistry(QueueHandle_t xQueue, const char *pcQueueName);
+void vQueueUnregisterQueue(QueueHandle_t xQueue);
+const char *pcQueueGetName(QueueHandle_t xQueue);
+#else
+#define vQueueAddToRegistry(xQueue, pcQueueName) ((void)(xQueue), (void)(pcQueueName))
+#define vQueueUnregisterQueue(xQueue) ((void)(xQueue))
+#endif
+
 #if configSUPPORT_DYNAMIC_ALLOCATION
 #define xQueueCreate(uxQueueLength, uxItemSize) \
 	xQueueGenericCreate((uxQueueLength), (uxItemSize), queueQUEUE_TYPE_BASE)

@@ -58,6 +58,13 @@ UBaseType_t uxQueueSemaphoreCount(QueueHandle_t xSemaphore);
 #define xSemaphoreGiveRecursive(xMutex) xQueueGiveMutexRecursive((xMutex))
 #define xSemaphoreGetMutexHolder(xSemaphore) xQueueGetMutexHolder((xSemaphore))
 #define uxSemaphoreGetCount(xSemaphore) uxQueueSemaphoreCount((xSemaphore))
+#define uxSemaphoreGetCountFromISR(xSemaphore) uxQueueMessagesWaitingFromISR((xSemaphore))
+#define xSemaphoreGiveFromISR(xSemaphore, pxHigherPriorityTaskWoken) \
+	xQueueGiveFromISR((QueueHandle_t)(xSemaphore), (pxHigherPriorityTaskWoken))
+#define xSemaphoreTakeFromISR(xSemaphore, pxHigherPriorityTaskWoken) \
+	xQueueReceiveFromISR((QueueHandle_t)(xSemaphore), NULL, (pxHigherPriorityTaskWoken))
+struct tskTaskControlBlock *xQueueGetMutexHolderFromISR(QueueHandle_t xSemaphore);
+#define xSemaphoreGetMutexHolderFromISR(xSemaphore) xQueueGetMutexHolderFromISR((xSemaphore))
 #define vSemaphoreDelete(xSemaphore) vQueueDelete((QueueHandle_t)(xSemaphore))
 
 #endif

@@ -4,6 +4,10 @@ SEC void *NAME(memset)(void *d, int c, size_t n)
 	uint8_t *p = d;
 	if (((uintptr_t)p & 7) == 0 && (n & 7) == 0) {
 		uint64_t v = (uint8_t)c;
+		/* the barrier keeps GCC from turning the shifts into a multiply by a constant
+		 * loaded from .rodata, which the user window's copy cannot read (a U-mode
+		 * memset of a multiple of 8 bytes faulted) */
+		__asm__("" : "+r"(v));
 		v |= v << 8;
 		v |= v << 16;
 		v |= v << 32;

@@ -1,6 +1,7 @@
 """The FreeRTOS API layer (compat/freertos) in QEMU: the test programs of this directory
 (FreeRTOS-style kernel tests: delays, dynamic priorities, time slicing, blocking and polled
-queues, queue ends, counting semaphores, recursive mutexes, priority inheritance) report one
+queues, queue ends, counting semaphores, recursive mutexes, priority inheritance, task
+notifications, abort delay, the heap, hooks, from-ISR calls from the tick hook) report one
 line per check; and a FreeRTOS world on one core beside a native partition on another, both
 keeping their timing."""
 
@@ -39,6 +40,19 @@ EXPECTED = {
     "still_running_recmutex",
     "queue_front_back_peek_order", "queue_receive_times_out_after_block_time",
     "queue_blocked_peek_leaves_item", "queue_overwrite", "idle_hook_ran", "assert_stops_the_task",
+    "static_idle_task_memory_asked_once",
+    # notifytest.c: notifications, abort delay, heap, stack-overflow hook
+    "notify_take_counts_and_clears", "notify_take_decrements",
+    "notify_and_query_previous_after_entry_clear", "notify_without_overwrite_fails_when_pending",
+    "notify_wait_value_and_exit_clear", "notify_other_index_does_not_wake", "notify_state_clear",
+    "notify_indexed_wakes_and_clears", "notify_wait_times_out", "abort_delay_ends_notify_wait",
+    "abort_delay_on_suspended_task_fails", "abort_delay_ends_delay", "heap_malloc_counts",
+    "heap_too_big_fails_with_hook", "heap_free_returns", "stack_overflow_hook_names_task",
+    # isrtest.c: from-ISR calls from the tick hook
+    "isr_sem_give_wakes_at_its_tick", "isr_queue_send_received_in_order",
+    "isr_notify_give_wakes_at_its_tick", "critical_section_masks_tick_hook",
+    "tick_hook_catches_up_missed_ticks", "suspended_scheduler_lets_tick_hook_run",
+    "isr_resume_from_isr", "tick_hook_every_tick",
 }
 
 
@@ -83,7 +97,7 @@ def test_freertos_world_and_native_partition_keep_their_timing(tmp_path: Path) -
 @pytest.mark.parametrize("option, message", [
     ("#define configUSE_PREEMPTION 0", "always preemptive"),
     ("#define configNUMBER_OF_CORES 2", "runs on one core"),
-    ("#define configCHECK_FOR_STACK_OVERFLOW 2", "guard page"),
+    ("#define configCHECK_FOR_STACK_OVERFLOW 3", "0, 1 or 2"),
     ("#define configTICK_RATE_HZ 3", "must divide 10^9"),
     ("#define configUSE_TIMERS 1", "not implemented on Partita yet"),
     ("#define configUSE_MPU_WRAPPERS 1", "partition"),
