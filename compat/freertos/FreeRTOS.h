@@ -149,7 +149,18 @@
 #endif
 /* ---- parts of the API not written yet (docs/compat.md, "Not yet implemented") ---- */
 #if configUSE_TIMERS
-#error "configUSE_TIMERS: software timers are not implemented on Partita yet (docs/compat.md)"
+#ifndef configTIMER_TASK_PRIORITY
+#error "configUSE_TIMERS needs configTIMER_TASK_PRIORITY (as FreeRTOS)"
+#endif
+#ifndef configTIMER_QUEUE_LENGTH
+#error "configUSE_TIMERS needs configTIMER_QUEUE_LENGTH (as FreeRTOS)"
+#endif
+#ifndef configTIMER_TASK_STACK_DEPTH
+#error "configUSE_TIMERS needs configTIMER_TASK_STACK_DEPTH (as FreeRTOS)"
+#endif
+#endif
+#ifndef configPARTITA_MAX_TIMERS
+#define configPARTITA_MAX_TIMERS 16 /* the pool of xTimerCreate */
 #endif
 #if configUSE_QUEUE_SETS
 #error "configUSE_QUEUE_SETS: queue sets are not implemented on Partita yet (docs/compat.md)"

@@ -22,6 +22,8 @@ void vStartGenericQueueTasks(UBaseType_t prio);
 void vStartNotifyTasks(UBaseType_t prio);
 void vStartIsrTasks(UBaseType_t prio);
 void vIsrTestTickHook(void);
+void vStartTimerTests(UBaseType_t prio);
+void vTimerTestTickHook(void);
 
 void vReportLayerCosts(void);
 
