@@ -162,8 +162,9 @@
 #ifndef configPARTITA_MAX_TIMERS
 #define configPARTITA_MAX_TIMERS 16 /* the pool of xTimerCreate */
 #endif
-#if configUSE_QUEUE_SETS
-#error "configUSE_QUEUE_SETS: queue sets are not implemented on Partita yet (docs/compat.md)"
+
+#if defined(configUSE_CO_ROUTINES) && configUSE_CO_ROUTINES
+#error "configUSE_CO_ROUTINES: co-routines (croutine.h) are not implemented on Partita (docs/compat.md)"
 #endif
 
 /* ---- portable types (RV64: the register width, as FreeRTOS's RISC-V port) ---- */
@@ -251,10 +252,10 @@ void vPortClearInterruptMaskFromISR(UBaseType_t x);
 
 /* ---- static allocation buffers: opaque, sized for the layer's own objects ---- */
 typedef struct xSTATIC_TCB {
-	uint64_t pvDummy[16 + (configTASK_NOTIFICATION_ARRAY_ENTRIES)];
+	uint64_t pvDummy[20 + (configTASK_NOTIFICATION_ARRAY_ENTRIES)];
 } StaticTask_t;
 typedef struct xSTATIC_QUEUE {
-	uint64_t pvDummy[6];
+	uint64_t pvDummy[7];
 } StaticQueue_t;
 typedef StaticQueue_t StaticSemaphore_t;
 

@@ -23,6 +23,8 @@ struct tskTaskControlBlock {
 	uint8_t isr;           /* the world's interrupt context (the tick hook thread), no task */
 	uint32_t susp_nest;    /* vTaskSuspendAll held by this task (it runs at the suspension level) */
 	int32_t notify_sem;    /* native semaphore its notification waits block on; 0 = none yet */
+	int32_t wait_sem;      /* the same for the layer's own waits (event groups, buffers) */
+	struct fr_waiter *waiter; /* its entry in an event group's wait list, while it waits */
 	uint32_t notify_value[configTASK_NOTIFICATION_ARRAY_ENTRIES];
 	uint8_t notify_state[configTASK_NOTIFICATION_ARRAY_ENTRIES]; /* FR_NOTIFY_* */
 	uint32_t stack_bytes;  /* its thread's stack */
@@ -98,5 +100,44 @@ static inline TickType_t fr_ticks(void)
 #if configUSE_TIMERS
 void fr_timers_start(void); /* timers.c: the timer service task */
 #endif
+
+/* The layer's own blocking (event groups, stream buffers): inside a critical section the
+ * waiter calls fr_wait_prepare (its semaphore, created at the first wait, emptied of stale
+ * gives) and records itself where a waker finds it; outside, fr_wait blocks until fr_wake
+ * (called by a waker inside a critical section), the timeout or an abort. The waiter then
+ * re-reads the state it waits for in a critical section: a wake is a hint, never a result. */
+struct fr_waiter {
+	struct fr_waiter *next, **pprev;
+	TaskHandle_t task;
+	uint64_t bits, result;
+	uint32_t flags;
+	uint8_t done;
+};
+static inline void fr_waiter_link(struct fr_waiter **head, struct fr_waiter *w)
+{
+	while (*head) /* FIFO */
+		head = &(*head)->next;
+	w->next = 0;
+	w->pprev = head;
+	*head = w;
+	w->task->waiter = w;
+}
+static inline void fr_waiter_unlink(struct fr_waiter *w)
+{
+	if (w->pprev) {
+		*w->pprev = w->next;
+		if (w->next)
+			w->next->pprev = w->pprev;
+		w->pprev = 0;
+	}
+	w->task->waiter = 0;
+}
+bool fr_wait_prepare(TaskHandle_t t);
+int fr_wait(TaskHandle_t t, uint64_t timeout_ns);
+void fr_wake(TaskHandle_t t);
+/* Absolute end of a wait of `ticks`, for waits that loop: fr_remaining_ns gives what is left
+ * (PT_WAIT_FOREVER for portMAX_DELAY, 0 once passed). */
+uint64_t fr_deadline_cycles(TickType_t ticks);
+uint64_t fr_remaining_ns(uint64_t deadline_cycles);
 
 #endif

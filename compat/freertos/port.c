@@ -6,6 +6,7 @@
  */
 #include <partita/config.h> /* PT_KIND_APERIODIC */
 #include <partita/heap.h>
+#include <partita/sync.h>
 #include "fr_internal.h"
 #include "lib/ufmt.h"
 
@@ -96,6 +97,50 @@ uint64_t fr_timeout_ns(TickType_t ticks)
 	uint64_t now = pt_time_cycles();
 	uint64_t until = tick_start_cycles((now - fr_world.epoch_cycles) / fr_world.tick_cycles + ticks);
 	return (until - now) << pt_time_shift(); /* > 0: `until` is past the current tick */
+}
+
+uint64_t fr_deadline_cycles(TickType_t ticks)
+{
+	uint64_t ns = fr_timeout_ns(ticks);
+	if (ns == PT_WAIT_FOREVER)
+		return UINT64_MAX;
+	return pt_time_cycles() + (ns >> pt_time_shift());
+}
+
+uint64_t fr_remaining_ns(uint64_t deadline_cycles)
+{
+	if (deadline_cycles == UINT64_MAX)
+		return PT_WAIT_FOREVER;
+	uint64_t now = pt_time_cycles();
+	return deadline_cycles > now ? (deadline_cycles - now) << pt_time_shift() : PT_NO_WAIT;
+}
+
+bool fr_wait_prepare(TaskHandle_t t)
+{
+	if (t->wait_sem <= 0) {
+		int id = pt_sem_create(0, 1);
+		if (id < 0) {
+#if configUSE_MALLOC_FAILED_HOOK
+			vApplicationMallocFailedHook();
+#endif
+			return false;
+		}
+		t->wait_sem = id;
+	}
+	while (pt_sem_take(t->wait_sem, PT_NO_WAIT) == PT_OK) /* a stale wake */
+		;
+	return true;
+}
+
+int fr_wait(TaskHandle_t t, uint64_t timeout_ns)
+{
+	return pt_sem_take(t->wait_sem, timeout_ns);
+}
+
+void fr_wake(TaskHandle_t t)
+{
+	if (t && t->wait_sem > 0)
+		pt_sem_give(t->wait_sem);
 }
 
 void fr_sleep_until_tick(uint64_t tick)

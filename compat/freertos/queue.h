@@ -21,6 +21,17 @@ typedef struct QueueDefinition *QueueHandle_t;
 #define queueQUEUE_TYPE_COUNTING_SEMAPHORE ((uint8_t)2U)
 #define queueQUEUE_TYPE_BINARY_SEMAPHORE ((uint8_t)3U)
 #define queueQUEUE_TYPE_RECURSIVE_MUTEX ((uint8_t)4U)
+#define queueQUEUE_TYPE_SET ((uint8_t)0U) /* a set is a queue of member handles */
+
+typedef struct QueueDefinition *QueueSetHandle_t;
+typedef struct QueueDefinition *QueueSetMemberHandle_t;
+#if configUSE_QUEUE_SETS
+QueueSetHandle_t xQueueCreateSet(const UBaseType_t uxEventQueueLength);
+BaseType_t xQueueAddToSet(QueueSetMemberHandle_t xQueueOrSemaphore, QueueSetHandle_t xQueueSet);
+BaseType_t xQueueRemoveFromSet(QueueSetMemberHandle_t xQueueOrSemaphore, QueueSetHandle_t xQueueSet);
+QueueSetMemberHandle_t xQueueSelectFromSet(QueueSetHandle_t xQueueSet, const TickType_t xTicksToWait);
+QueueSetMemberHandle_t xQueueSelectFromSetFromISR(QueueSetHandle_t xQueueSet);
+#endif
 
 QueueHandle_t xQueueGenericCreate(const UBaseType_t uxQueueLength, const UBaseType_t uxItemSize,
 				  const uint8_t ucQueueType);

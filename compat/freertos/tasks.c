@@ -55,7 +55,8 @@ static BaseType_t create(TaskHandle_t t, TaskFunction_t code, const char *name,
 	t->crit_nest = 0;
 	t->suspended = t->stopped = t->isr = 0;
 	t->susp_nest = 0;
-	t->notify_sem = 0;
+	t->notify_sem = t->wait_sem = 0;
+	t->waiter = 0;
 	for (int k = 0; k < (configTASK_NOTIFICATION_ARRAY_ENTRIES); k++)
 		t->notify_value[k] = 0, t->notify_state[k] = FR_NOTIFY_NONE;
 	t->stack_bytes = sb;
@@ -139,9 +140,13 @@ void vTaskDelete(TaskHandle_t xTaskToDelete)
 	t->magic = 0;
 	fr_unregister(t);
 	t->from_pool = 0; /* the record is free for the next xTaskCreate */
+	if (t->waiter) /* it leaves the event group it waits on */
+		fr_waiter_unlink(t->waiter);
 	if (t->notify_sem > 0)
 		pt_sem_delete(t->notify_sem);
-	t->notify_sem = 0;
+	if (t->wait_sem > 0)
+		pt_sem_delete(t->wait_sem);
+	t->notify_sem = t->wait_sem = 0;
 	if (t == me)
 		pt_thread_delete(0); /* does not return; nothing of the world runs before it ends */
 	pt_thread_delete(t->tid);

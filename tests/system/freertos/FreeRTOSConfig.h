@@ -17,6 +17,7 @@
 #define configTOTAL_HEAP_SIZE (32 * 1024)
 #define configQUEUE_REGISTRY_SIZE 8
 #define configUSE_TIMERS 1
+#define configUSE_QUEUE_SETS 1
 #define configTIMER_TASK_PRIORITY (configMAX_PRIORITIES - 1)
 #define configTIMER_QUEUE_LENGTH 8
 #define configTIMER_TASK_STACK_DEPTH (configMINIMAL_STACK_SIZE * 2)

@@ -24,6 +24,7 @@ void vStartIsrTasks(UBaseType_t prio);
 void vIsrTestTickHook(void);
 void vStartTimerTests(UBaseType_t prio);
 void vTimerTestTickHook(void);
+void vStartEventTests(UBaseType_t prio);
 
 void vReportLayerCosts(void);
 

@@ -8,7 +8,7 @@
 #include "frtest.h"
 #include "lib/ufmt.h"
 
-#define MAX_CHECKS 96
+#define MAX_CHECKS 160
 
 static struct {
 	const char *name;
@@ -150,6 +150,7 @@ int main(void)
 	vStartNotifyTasks(3);
 	vStartIsrTasks(4);
 	vStartTimerTests(3);
+	vStartEventTests(3);
 	xTaskCreate(bad_task, "Bad", configMINIMAL_STACK_SIZE, NULL, 1, &bad_h);
 	xTaskCreate(check_task, "Check", configMINIMAL_STACK_SIZE, NULL, configMAX_PRIORITIES - 1,
 		    NULL);

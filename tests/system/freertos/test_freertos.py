@@ -58,6 +58,13 @@ EXPECTED = {
     "timer_auto_reload_periodic_then_stopped", "timer_change_period", "timer_reset_restarts_period",
     "timer_delete", "timer_pend_function_call", "timer_start_from_isr", "timer_attributes",
     "timer_callbacks_in_service_task",
+    # evtest.c: event groups, stream and message buffers, queue sets
+    "event_group_wait_any_and_all", "event_group_clear_returns_previous",
+    "event_group_wait_times_out", "event_group_sync", "event_group_static_and_from_isr",
+    "stream_buffer_trigger_level", "stream_buffer_receive_times_out",
+    "stream_buffer_partial_write_and_read", "stream_buffer_from_isr", "message_buffer_boundaries",
+    "message_buffer_never_fits_returns_at_once", "queue_set_selects_in_order",
+    "queue_set_remove_needs_empty",
 }
 
 
@@ -104,7 +111,7 @@ def test_freertos_world_and_native_partition_keep_their_timing(tmp_path: Path) -
     ("#define configNUMBER_OF_CORES 2", "runs on one core"),
     ("#define configCHECK_FOR_STACK_OVERFLOW 3", "0, 1 or 2"),
     ("#define configTICK_RATE_HZ 3", "must divide 10^9"),
-    ("#define configUSE_QUEUE_SETS 1", "not implemented on Partita yet"),
+    ("#define configUSE_CO_ROUTINES 1", "not implemented on Partita"),
     ("#define configUSE_MPU_WRAPPERS 1", "partition"),
 ])
 def test_options_partita_cannot_honour_are_compile_errors(tmp_path: Path, option: str,
