@@ -77,6 +77,9 @@
 #ifndef configTOTAL_HEAP_SIZE
 #define configTOTAL_HEAP_SIZE ((size_t)(64 * 1024)) /* pvPortMalloc's budget (docs/compat.md) */
 #endif
+#ifndef configMESSAGE_BUFFER_LENGTH_TYPE
+#define configMESSAGE_BUFFER_LENGTH_TYPE size_t
+#endif
 #ifndef configUSE_DAEMON_TASK_STARTUP_HOOK
 #define configUSE_DAEMON_TASK_STARTUP_HOOK 0
 #endif
@@ -191,6 +194,33 @@ typedef uint64_t TickType_t;
 #define portSTACK_GROWTH (-1)
 #define portPOINTER_SIZE_TYPE uintptr_t
 #define portNOP() __asm__ volatile("nop")
+#define portCHAR char
+#define portFLOAT float
+#define portDOUBLE double
+#define portLONG long
+#define portSHORT short
+/* Floating point: Partita builds for rv64imac (no FPU registers to save): compiled code uses
+ * software floating point, so every task may use it and nothing needs declaring. */
+#define portTASK_USES_FLOATING_POINT()
+/* No TrustZone, hence no secure context (as FreeRTOS's non-secure ports) */
+#define portALLOCATE_SECURE_CONTEXT(ulSecureStackSize) ((void)(ulSecureStackSize))
+#ifndef configMINIMAL_SECURE_STACK_SIZE
+#define configMINIMAL_SECURE_STACK_SIZE 0
+#endif
+#define portTASK_FUNCTION_PROTO(vFunction, pvParameters) void vFunction(void *pvParameters)
+#define portTASK_FUNCTION(vFunction, pvParameters) void vFunction(void *pvParameters)
+#ifndef mtCOVERAGE_TEST_MARKER
+#define mtCOVERAGE_TEST_MARKER()
+#endif
+#ifndef mtCOVERAGE_TEST_DELAY
+#define mtCOVERAGE_TEST_DELAY()
+#endif
+#ifndef configMIN
+#define configMIN(a, b) (((a) < (b)) ? (a) : (b))
+#endif
+#ifndef configMAX
+#define configMAX(a, b) (((a) > (b)) ? (a) : (b))
+#endif
 
 /* ---- projdefs.h ---- */
 typedef void (*TaskFunction_t)(void *);

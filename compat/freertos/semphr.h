@@ -19,6 +19,14 @@ struct tskTaskControlBlock;
 #define semGIVE_BLOCK_TIME ((TickType_t)0U)
 
 #if configSUPPORT_DYNAMIC_ALLOCATION
+/* deprecated by FreeRTOS, kept by it: created given */
+#define vSemaphoreCreateBinary(xSemaphore)                                                  \
+	do {                                                                                \
+		(xSemaphore) = xQueueGenericCreate(1, semSEMAPHORE_QUEUE_ITEM_LENGTH,       \
+						   queueQUEUE_TYPE_BINARY_SEMAPHORE);      \
+		if ((xSemaphore) != NULL)                                                   \
+			(void)xSemaphoreGive((xSemaphore));                                 \
+	} while (0)
 #define xSemaphoreCreateBinary() \
 	xQueueGenericCreate(1, semSEMAPHORE_QUEUE_ITEM_LENGTH, queueQUEUE_TYPE_BINARY_SEMAPHORE)
 #define xSemaphoreCreateCounting(uxMaxCount, uxInitialCount) \

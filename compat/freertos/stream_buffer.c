@@ -12,9 +12,6 @@
 
 #define FR_SB_MAGIC 0x46525342u /* "FRSB" */
 
-#ifndef configMESSAGE_BUFFER_LENGTH_TYPE
-#define configMESSAGE_BUFFER_LENGTH_TYPE size_t
-#endif
 #ifndef configPARTITA_MAX_STREAM_BUFFERS
 #define configPARTITA_MAX_STREAM_BUFFERS 8
 #endif

@@ -172,6 +172,7 @@ uint32_t ulTaskGenericNotifyValueClear(TaskHandle_t xTask, UBaseType_t uxIndexTo
 
 BaseType_t xTaskAbortDelay(TaskHandle_t xTask);
 BaseType_t xTaskResumeFromISR(TaskHandle_t xTaskToResume);
+BaseType_t xTaskCatchUpTicks(TickType_t xTicksToCatchUp);
 TaskHandle_t xTaskGetIdleTaskHandle(void);
 TaskHandle_t xTaskGetHandle(const char *pcNameToQuery);
 UBaseType_t uxTaskPriorityGetFromISR(const TaskHandle_t xTask);
