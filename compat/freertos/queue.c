@@ -267,10 +267,17 @@ void vQueueDelete(QueueHandle_t xQueue)
 {
 	QueueHandle_t q = xQueue;
 	configASSERT(valid(q));
+	if ((q->kind == FR_Q_MUTEX || q->kind == FR_Q_RMUTEX) && q->holder &&
+	    q->holder == fr_current()) {
+		/* FreeRTOS deletes a mutex its holder still holds: the native delete needs it free */
+		q->holder = 0;
+		while (pt_mutex_unlock(q->id) == PT_OK)
+			;
+	}
 	int r = q->kind == FR_Q_QUEUE ? pt_mq_delete(q->id)
 	      : q->kind == FR_Q_SEM  ? pt_sem_delete(q->id)
 				     : pt_mutex_delete(q->id);
-	configASSERT(r == PT_OK); /* a held mutex cannot be deleted (FreeRTOS: undefined) */
+	configASSERT(r == PT_OK); /* a mutex another task holds is not deleted (FreeRTOS: undefined) */
 #if configQUEUE_REGISTRY_SIZE > 0
 	vQueueUnregisterQueue(q);
 #endif

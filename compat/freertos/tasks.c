@@ -325,8 +325,8 @@ BaseType_t xTaskResumeAll(void)
 BaseType_t xTaskAbortDelay(TaskHandle_t xTask)
 {
 	TaskHandle_t t = xTask;
-	configASSERT(t && t->magic == FR_TASK_MAGIC && t != fr_current());
-	if (t->suspended || t->stopped)
+	configASSERT(t && t->magic == FR_TASK_MAGIC);
+	if (t == fr_current() || t->suspended || t->stopped) /* the caller is not blocked */
 		return pdFAIL;
 	return pt_thread_abort_wait(t->tid) == PT_OK ? pdPASS : pdFAIL;
 }
