@@ -190,7 +190,21 @@ void vTaskSuspend(TaskHandle_t xTaskToSuspend)
 	TaskHandle_t t = self_or(xTaskToSuspend);
 	configASSERT(t && t->magic == FR_TASK_MAGIC);
 	t->suspended = 1;
-	pt_thread_suspend(t == fr_current() ? 0 : t->tid);
+	if (t == fr_current()) {
+		pt_thread_suspend(0);
+		return;
+	}
+	pt_thread_suspend(t->tid);
+	/* FreeRTOS takes a suspended task out of its wait: a notification or event-group wait
+	 * (which do not re-block) then returns as timed out when the task is resumed. The
+	 * native suspension takes effect as the wait ends, so the task does not run meanwhile.
+	 * Queue and semaphore waits, which FreeRTOS re-blocks for their remaining time, are
+	 * left to end by themselves. */
+	bool notify_wait = t->waiter != 0;
+	for (int i = 0; i < (configTASK_NOTIFICATION_ARRAY_ENTRIES); i++)
+		notify_wait |= t->notify_state[i] == FR_NOTIFY_WAITING;
+	if (notify_wait)
+		(void)pt_thread_abort_wait(t->tid);
 }
 
 void vTaskResume(TaskHandle_t xTaskToResume)
