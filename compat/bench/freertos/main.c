@@ -10,7 +10,7 @@
 #include "task.h"
 #include "queue.h"
 #include "semphr.h"
-#include "../../../apps/bench/bench.h"
+#include "bench/bench.h" /* apps/ is on every application's include path */
 
 #define REPS (BENCH_WARMUP + BENCH_REPS)
 #define P_LOW 1
