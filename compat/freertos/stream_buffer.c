@@ -109,10 +109,17 @@ StreamBufferHandle_t xStreamBufferGenericCreateStatic(
 	if (!pucStreamBufferStorageArea || !pxStaticStreamBuffer ||
 	    !args_ok(xBufferSizeBytes, xTriggerLevelBytes, xStreamBufferType))
 		return 0;
+	/* as FreeRTOS: a static buffer of n bytes holds n - 1 (its ring keeps one byte free;
+	 * the dynamic form allocates n + 1 to hold n) */
+	configASSERT(xBufferSizeBytes > 1);
+	if (xBufferSizeBytes < 2)
+		return 0;
+	if (xTriggerLevelBytes > xBufferSizeBytes - 1)
+		xTriggerLevelBytes = xBufferSizeBytes - 1;
 	StreamBufferHandle_t b = (StreamBufferHandle_t)(void *)pxStaticStreamBuffer;
 	b->from_pool = 0;
 	b->is_static = 1;
-	init(b, xBufferSizeBytes, xTriggerLevelBytes, xStreamBufferType, pucStreamBufferStorageArea,
+	init(b, xBufferSizeBytes - 1, xTriggerLevelBytes, xStreamBufferType, pucStreamBufferStorageArea,
 	     pxSendCompletedCallback, pxReceiveCompletedCallback);
 	return b;
 }

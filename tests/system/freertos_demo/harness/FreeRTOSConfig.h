@@ -33,7 +33,7 @@
 #define configPARTITA_MAX_QUEUES 64
 #define configPARTITA_MAX_TIMERS 32
 #define configPARTITA_MAX_EVENT_GROUPS 16
-#define configPARTITA_MAX_STREAM_BUFFERS 16
+#define configPARTITA_MAX_STREAM_BUFFERS 40
 #define configUSE_TRACE_FACILITY 0
 #define configUSE_ALTERNATIVE_API 0
 
