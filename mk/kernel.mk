@@ -35,7 +35,10 @@ CFLAGS += -DPT_HAL_INLINE -Iarch/riscv64/include
 CFLAGS += $(addprefix -I,$(wildcard subsys/*/include))
 ASFLAGS := $(ARCHFLAGS) -Ikernel/include -Ikernel -MMD -MP
 LDSCRIPT := arch/riscv64/kernel.ld
-LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
+# The multilib is chosen by the plain -march=rv64imac: with the _zicsr_zifencei suffix GCC 12
+# matches no multilib and returns the default (hard-float) libgcc, which has no soft-float
+# routines, so no application could use floating point.
+LIBGCC := $(shell $(CC) -march=rv64imac -mabi=lp64 -print-libgcc-file-name)
 
 # The subsystems this configuration uses (PT_SUBSYS, written by partita config): only their
 # folders are compiled and linked; each registers itself (<partita/subsys.h>).

@@ -71,7 +71,7 @@ struct bench_shared {
 	struct bench_stat stat[OP_COUNT];
 	int driver_tid;
 	int sem, sem_reply, mq;     /* object ids, created once per boot */
-	int variant_user;
+	int variant_user;           /* 0 kernel, 1 user, 2 the FreeRTOS API (compat/bench/freertos) */
 	uint64_t cp0;               /* coprocessor harts' awake cycles at the last settle */
 };
 extern struct bench_shared bench;

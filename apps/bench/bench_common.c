@@ -118,7 +118,8 @@ void bench_report(enum bench_op op, unsigned threads)
 	int n = 0;
 	pt_ufmt_str(b, &n, "BENCH ");
 	pt_ufmt_str(b, &n, op_names[op]);
-	pt_ufmt_str(b, &n, bench.variant_user ? " user threads=" : " kernel threads=");
+	pt_ufmt_str(b, &n, bench.variant_user == 2 ? " freertos threads="
+			   : bench.variant_user ? " user threads=" : " kernel threads=");
 	pt_ufmt_u64(b, &n, threads);
 	pt_ufmt_str(b, &n, op_dispatch[op] ? " dispatch=1 min=" : " dispatch=0 min=");
 	pt_ufmt_u64(b, &n, s->min);

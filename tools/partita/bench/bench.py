@@ -33,7 +33,9 @@ from partita.run.run import default_timeout, qemu_for
 from partita.trace.format import Area, Ev, TraceFormatError, pack
 
 BENCH_DIR = ROOT / "apps" / "bench" / "configs"
-CONFIGS: tuple[str, ...] = ("bench-kernel", "bench-user", "bench-ipi-kernel", "bench-ipi-user")
+# bench-freertos: the same operations through the FreeRTOS API layer (compat/bench/freertos)
+CONFIGS: tuple[str, ...] = ("bench-kernel", "bench-user", "bench-ipi-kernel", "bench-ipi-user",
+                            "bench-freertos")
 IRQ_CONFIG = "bench-irq"  # interrupt overhead, both contexts (partita.bench.irq): Table II
 HEAP_CONFIG = "bench-heap"  # colored heaps (apps/bench/bench_heap.c): its own table
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -45,8 +47,9 @@ MARK_WAKE = 0xBE4D0000  # + thread count, a1 = the driver's wake-up minus T
 
 HEAP_LINE = re.compile(r"^BENCH-HEAP (?P<op>malloc|free) (?P<variant>kernel|user) "
                        r"bytes=(?P<bytes>\d+) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)")
-LINE = re.compile(r"^BENCH (?P<op>\S+) (?P<variant>kernel|user) threads=(?P<threads>\d+) "
-                  r"dispatch=(?P<dispatch>[01]) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)"
+LINE = re.compile(r"^BENCH (?P<op>\S+) (?P<variant>kernel|user|freertos) "
+                  r"threads=(?P<threads>\d+) dispatch=(?P<dispatch>[01]) min=(?P<min>\d+) "
+                  r"max=(?P<max>\d+) n=(?P<n>\d+)"
                   r"(?: sum=(?P<sum>\d+) sumsq=(?P<sumsq>\d+) cp=(?P<cp>\d+))?")
 
 # FreeRTOS-Kernel V11 on the same QEMU (issue 2): instructions, (op, dispatch) -> cycles.
@@ -344,10 +347,13 @@ USER_EXTRA = 150
 TIMER_TO_THREAD_OFF = 400  # issue 9: kernel threads, tracing off; no FreeRTOS figure
 
 
-def targets(key: tuple[str, bool], kernel: bool) -> tuple[int | None, int | None] | None:
+def targets(key: tuple[str, bool], kernel: bool,
+            freertos: bool = False) -> tuple[int | None, int | None] | None:
     """(tracing-on limit, tracing-off limit) in cycles (None: no limit on that side), or None
     without any target."""
     ref = REFERENCE.get(key)
+    if freertos:  # issue 14: each FreeRTOS call on Partita no dearer than on FreeRTOS V11
+        return (ref, ref) if ref is not None else None
     if kernel and key == ("timer_to_thread", True):
         return None, TIMER_TO_THREAD_OFF
     if ref is None:
@@ -397,7 +403,7 @@ def table(results: Sequence[Result], variant: str) -> str:
         if not rs and not ro:
             continue
         ref = REFERENCE.get(key)
-        lim = targets(key, kernel)
+        lim = targets(key, kernel, variant == "freertos")
         worst_on = max(r.cycles_max for r in rs.values()) if rs else None
         worst_off = max(r.cycles_max for r in ro.values()) if ro else None
         flat = all(is_flat(x) for x in (rs, ro) if x)
@@ -424,6 +430,10 @@ def kernel_markdown(results: Sequence[Result], runs: Sequence[ConfigRun],
                     breakdown: str | None = None) -> str:
     parts = ["### Kernel threads (S-mode, direct calls)\n", table(results, "kernel"),
              "\n### User threads (U-mode, every call an `ecall`)\n", table(results, "user"),
+             "\n### The FreeRTOS API (compat/freertos, kernel partition; issue 14)\n",
+             table(results, "freertos"),
+             "\nThe same operations made with FreeRTOS calls by FreeRTOS tasks "
+             "(`compat/bench/freertos`); target: no dearer than FreeRTOS V11 itself.\n",
              "\nThread-count columns: the default image (tracing on). *Tracing off*: the same "
              "operation on the image built with `PT_TRACE=0` (every trace record compiled out), "
              "over all thread counts. Targets (issue 9): kernel threads ≤ 1.25× FreeRTOS with "
