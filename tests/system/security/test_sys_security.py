@@ -40,8 +40,9 @@ EXPECTED_CHECKS = {
 
 
 @pytest.fixture(scope="module")
-def run(boot: Callable[..., RunResult]) -> RunResult:
-    return boot(str(TEST_CONFIGS / "hostile.yaml"))
+def run(session_boot: Callable[..., RunResult]) -> RunResult:
+    # session_boot: `boot` is per test (it may switch the fixed-priority implementation)
+    return session_boot(str(TEST_CONFIGS / "hostile.yaml"))
 
 
 def kernel_counts(console: str) -> dict[str, dict[str, int]]:

@@ -147,6 +147,17 @@ def compare(cfg: Path, area: Area) -> list[JobDiff]:
                           key=lambda t: t.priority)
             names = [t.name for t in mine]
             jobs = {nm: sorted(rel[nm]) for nm in names}
+            # A job the phase ended before it was unloaded has no complete record: compare the
+            # core up to the first such release only. The simulator is causal, so the jobs
+            # released before it are simulated exactly; those that finished after it (and could
+            # have been delayed by it) are simulated but not compared.
+            cutoff = min((rel[nm][j] for nm in names for j in jobs[nm]
+                          if ("load", nm, j) not in xfers or ("unload", nm, j) not in xfers
+                          or (nm, j) not in execs), default=None)
+            if cutoff is not None:
+                jobs = {nm: [j for j in js if rel[nm][j] < cutoff] for nm, js in jobs.items()}
+            if not any(jobs.values()):
+                continue
             # kernel record per job, relative to the origin
             krec: dict[tuple[str, int], dict[str, int]] = {}
             ends: list[tuple[int, str, int]] = []
@@ -183,12 +194,15 @@ def compare(cfg: Path, area: Area) -> list[JobDiff]:
             for s in log:
                 nm = names[s.task]
                 j = jobs[nm][s.job]
+                if cutoff is not None and krec[(nm, j)]["unload_end"] + org > cutoff:
+                    continue
                 out.append(JobDiff(nm, j, krec[(nm, j)], {
                     "load_slot": s.load_slot, "unload_slot": s.unload_slot,
                     "partition": s.partition, "load_end": s.load_end,
                     "exec_start": s.exec_start, "exec_end": s.exec_end,
                     "unload_end": s.unload_end}))
-            missing = {(nm, j) for nm in names for j in jobs[nm]} - \
+            missing = {(nm, j) for nm in names for j in jobs[nm]
+                       if cutoff is None or krec[(nm, j)]["unload_end"] + org <= cutoff} - \
                 {(d.task, d.job) for d in out}
             assert not missing, f"jobs the simulator did not complete: {sorted(missing)[:5]}"
     return out

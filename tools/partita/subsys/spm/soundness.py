@@ -28,6 +28,7 @@ WCET_MARGIN_NS = 20_000   # entry, return and the loop's set-up are inside the m
 #   2 ends x 2 harts x 10 us.
 PLATFORM_SHARE = 3
 BEAT_NS = 10_000
+TURN_JITTER_PCT = 112  # the share term's allowance for QEMU's turn-taking (platform_wcet)
 TURN_LOSS_NS = 2 * 2 * BEAT_NS
 SIGMA_NS = 100_000
 
@@ -68,7 +69,11 @@ def platform_wcet(exec_ns: int, m: int = 2) -> int:
     I/O hart): one more share (measured with the last two application harts adjacent:
     2 of 972 jobs overran (M + 1) x, by up to 9x their instruction time)."""
     share = m + 1 + (1 if m == 4 else 0)
-    return share * exec_ns + WCET_MARGIN_NS + 2 * m * BEAT_NS
+    # TURN_JITTER: with the kernel's interrupt path of the unified priority space merged
+    # (nine more instructions on each timer / IPI trap), 26 of 5,035 jobs at M = 2 ran up to
+    # 6.8 % past (M + 1) x + margins: which hart holds the turns shifts with every change of
+    # instruction counts; the cause was not isolated (docs/spm.md)
+    return share * exec_ns * TURN_JITTER_PCT // 100 + WCET_MARGIN_NS + 2 * m * BEAT_NS
 
 
 #: utilization of instruction time per core drawn for a candidate set; the analysis filter
