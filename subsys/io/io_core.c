@@ -37,6 +37,12 @@ static int16_t tx_pending[PT_SPM_MAX_TASKS]; /* tasks whose output mirror awaits
 static uint32_t ntx_pending;
 static uint64_t net_rx_pkts, net_tx_pkts, net_drops;
 
+/* Per subscription: its bounded queue's fill and drop counter (flow.h). The configuration
+ * tool rejects more subscriptions than this (tools/partita/subsys/spm/config.py MAX_SUBS). */
+#define PT_IO_MAX_SUBS 64u
+static struct pt_io_sub_state sub_state[PT_IO_MAX_SUBS];
+static uint32_t sub_reported[PT_IO_MAX_SUBS]; /* drops already traced */
+
 /* The I/O core's clock mailbox, read live by the host traffic tool through the shared RAM
  * file (tools/partita/subsys/spm/traffic.py GuestClock): virtual time in ns at the I/O
  * core's last loop iteration, and the time origin of the releases. The I/O core wakes at
@@ -46,6 +52,11 @@ volatile uint64_t pt_io_clock_ns, pt_io_origin_ns;
 
 static uint16_t phase;          /* task sets of other phases are not released */
 static bool draining;           /* the phase's releases stopped; waiting for its jobs */
+
+static uint32_t nsubs(void)
+{
+	return pt_spm_config.nsubs < PT_IO_MAX_SUBS ? pt_spm_config.nsubs : PT_IO_MAX_SUBS;
+}
 
 static void releases_due(uint64_t now)
 {
@@ -136,6 +147,7 @@ static void dma_done(void)
 		if (in) {
 			pt_trace_emit(PT_EV_IO_MIRROR_IN, tid, where, in->count);
 			pt_io_mbuf_clear(in);
+			pt_io_subs_emptied(pt_spm_config.subs, sub_state, nsubs(), a.task);
 		}
 	}
 	uint64_t job = t->job, release = t->release_cycles;
@@ -188,14 +200,23 @@ static bool net_service(void)
 		for (uint32_t i = 0; i < s->ntasks; i++)
 			mir[i] = (struct pt_io_mbuf *)s->task[i].in_mirror;
 		uint32_t dropped;
-		uint32_t n = pt_io_dispatch(pt_spm_config.subs, pt_spm_config.nsubs, mir, flow, p,
-					    len, &dropped);
+		uint32_t n = pt_io_dispatch_bounded(pt_spm_config.subs, sub_state, nsubs(), mir,
+						    flow, p, len, &dropped, 0);
 		pt_net_rx_release();
 		net_rx_pkts++;
 		pt_trace_emit(PT_EV_IO_RX, n, flow, len);
 		if (dropped) {
+			/* one event per subscription that lost the packet: the drop is never
+			 * silent, and the report counts it per flow and per task */
 			net_drops += dropped;
-			pt_trace_emit(PT_EV_IO_DROP, dropped, flow, 0);
+			for (uint32_t i = 0; i < nsubs(); i++) {
+				if (sub_state[i].drops == sub_reported[i])
+					continue;
+				sub_reported[i] = sub_state[i].drops;
+				pt_trace_emit(PT_EV_IO_DROP,
+					      PT_SPM_TID_BASE + pt_spm_config.subs[i].task, flow,
+					      sub_state[i].drops);
+			}
 		}
 		return true; /* one device event per loop iteration: slot events stay on time */
 	}
@@ -374,6 +395,10 @@ static int io_main(struct pt_svc *self)
 	pt_printk("spm: I/O core: %lu slots, %lu overran, net rx %lu tx %lu drops %lu\n",
 		  (unsigned long)slot, (unsigned long)overruns, (unsigned long)net_rx_pkts,
 		  (unsigned long)net_tx_pkts, (unsigned long)net_drops);
+	for (uint32_t i = 0; i < nsubs(); i++)
+		pt_printk("spm: flow %u -> task %s: mirror depth %u, drops %u\n",
+			  pt_spm_config.subs[i].flow, pt_spm_config.tasks[pt_spm_config.subs[i].task].name,
+			  pt_spm_config.subs[i].depth, sub_state[i].drops);
 	for (uint32_t c = 0; c < s->ncores; c++)
 		pt_printk("spm: core %u: loads %lu unloads %lu idle slots %lu wasted %lu "
 			  "console drops %u\n", c,

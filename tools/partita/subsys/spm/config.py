@@ -34,6 +34,7 @@ MBUF_HDR = 16
 MAX_SPM_POOL = 512 * 1024
 MAX_IO_POOL = 256 * 1024
 MAX_TASKS_PER_CORE = 32
+MAX_SUBS = 64  # subsys/io/io_core.c PT_IO_MAX_SUBS
 
 
 def mbuf_bytes(slots: int, slot_bytes: int) -> int:
@@ -73,7 +74,21 @@ class Mirror(Strict):
 
 class Subscription(Strict):
     flow: int = Field(ge=0, lt=0xFFFF)
-    policy: SubPolicy = SubPolicy.overwrite
+    policy: SubPolicy = Field(
+        default=SubPolicy.queue,
+        description="queue: a full queue refuses the arrival; overwrite: the mirror drops its "
+                    "oldest entry; both count every loss per flow (trace IO_DROP)")
+    mirror_depth: int | None = Field(
+        default=None, ge=1, le=64,
+        description="bounded queue: entries of this flow the task's input mirror holds "
+                    "between two loads (queue policy); in_mirror.slots defaults to the sum")
+
+    @model_validator(mode="after")
+    def _depth(self) -> Subscription:
+        if self.mirror_depth is not None and self.policy != SubPolicy.queue:
+            raise ValueError(f"flow {self.flow}: mirror_depth needs policy queue "
+                             f"(overwrite keeps the newest entries of the whole mirror)")
+        return self
 
 
 class SpmTask(Strict):
@@ -120,12 +135,30 @@ class SpmTask(Strict):
                               priority=self.priority, load_bytes=self.load_bytes,
                               unload_bytes=self.unload_bytes)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _derive_in_slots(cls, raw: Any) -> Any:
+        """in_mirror.slots defaults to the sum of the subscriptions' mirror_depth."""
+        if not isinstance(raw, dict):
+            return raw
+        subs = raw.get("subscribe") or []
+        depths = [s.get("mirror_depth") for s in subs if isinstance(s, dict)]
+        mirror = raw.get("in_mirror")
+        if depths and all(isinstance(d, int) for d in depths) and isinstance(mirror, dict) \
+                and "slots" not in mirror:
+            raw = {**raw, "in_mirror": {**mirror, "slots": sum(depths)}}
+        return raw
+
     @model_validator(mode="after")
     def _image(self) -> SpmTask:
         if self.image not in IMAGES:
             raise ValueError(f"unknown image '{self.image}' (have: {', '.join(IMAGES)})")
         if self.subscribe and self.in_mirror.slots == 0:
             raise ValueError("subscribes to a flow but has no input mirror (in_mirror.slots)")
+        depth = sum(s.mirror_depth or 0 for s in self.subscribe)
+        if depth > self.in_mirror.slots:
+            raise ValueError(f"task {self.name}: the mirror_depth of its subscriptions add up to "
+                             f"{depth} entries, in_mirror.slots is {self.in_mirror.slots}")
         return self
 
 
@@ -263,6 +296,10 @@ def check(spm: SpmCfg, ncpus: int, roles: dict[int, str]) -> list[Problem]:
         if n > MAX_TASKS_PER_CORE:
             p.append(Problem(("spm", "tasks"), f"core {core} has {n} tasks, at most "
                              f"{MAX_TASKS_PER_CORE}"))
+    nsubs = sum(len(t.subscribe) for t in spm.tasks)
+    if nsubs > MAX_SUBS:
+        p.append(Problem(("spm", "tasks"), f"{nsubs} subscriptions, the I/O core keeps state "
+                         f"for at most {MAX_SUBS}"))
     if io_total > MAX_IO_POOL:
         p.append(Problem(("spm", "tasks"), f"mirror buffers need {io_total} bytes, the I/O "
                          f"core's pool has {MAX_IO_POOL}"))

@@ -47,7 +47,8 @@ def generate_c(spm: SpmCfg | None) -> str:
     for i, t in enumerate(spm.tasks):
         for s in t.subscribe:
             pol = "PT_IO_OVERWRITE" if s.policy.value == "overwrite" else "PT_IO_QUEUE"
-            lines.append(f"\t{{ .task = {i}, .flow = {s.flow}, .policy = {pol} }},")
+            lines.append(f"\t{{ .task = {i}, .flow = {s.flow}, .policy = {pol}, "
+                         f".depth = {s.mirror_depth or 0} }},")
             nsubs += 1
     if nsubs == 0:
         lines.append("\t{ 0 },")
