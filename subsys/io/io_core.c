@@ -29,6 +29,29 @@
 #include <partita/subsys.h>
 #include <partita/svc.h>
 #include "net.h"
+#include <partita/cachemodel_acct.h>
+
+/* The cache-model plugin's records of the software DMA's copies (<partita/cachemodel_acct.h>):
+ * pseudo-threads just below the SPM task ids, one job per transfer (the first of each is the
+ * calibration's full-partition copy). tools/partita/bench/spm.py reads them back. */
+#define PT_IO_TID_DMA_LOAD (PT_SPM_TID_BASE - 2u)
+#define PT_IO_TID_DMA_UNLOAD (PT_SPM_TID_BASE - 1u)
+static uint64_t dma_jobs[2];
+
+/* Complete the transfer in flight (the software DMA copies here), attributed to the load or
+ * unload pseudo-thread. */
+static bool dma_poll_accounted(bool unload)
+{
+	if (!pt_cachemodel_acct_linked())
+		return pt_dma_poll_done();
+	uint32_t tid = unload ? PT_IO_TID_DMA_UNLOAD : PT_IO_TID_DMA_LOAD;
+	pt_cachemodel_run(pt_spm_config.io_hart, tid);
+	bool done = pt_dma_poll_done();
+	if (done)
+		pt_cachemodel_job_done(tid, ++dma_jobs[unload]);
+	pt_cachemodel_run(pt_spm_config.io_hart, 0);
+	return done;
+}
 
 static uint64_t next_release[PT_SPM_MAX_TASKS];
 static struct pt_spm_action cur;  /* the transfer in flight, kind IDLE if none */
@@ -288,12 +311,12 @@ static void calibrate(void)
 	uint64_t t0 = hal_cycles();
 	pt_dma_submit(&x);
 	uint64_t t1 = hal_cycles();
-	while (!pt_dma_poll_done())
+	while (!dma_poll_accounted(false))
 		;
 	uint64_t t2 = hal_cycles();
 	x.seg[0] = (struct pt_dma_seg){ (uintptr_t)main_mem, p->base, n };
 	pt_dma_submit(&x);
-	while (!pt_dma_poll_done())
+	while (!dma_poll_accounted(true))
 		;
 	uint64_t t3 = hal_cycles();
 	pt_trace_emit(PT_EV_SPM_CALIB, 0, 0, t2 - t0);
@@ -337,7 +360,7 @@ static int io_main(struct pt_svc *self)
 			if (cur.kind != PT_SPM_IDLE) {
 				/* sigma shorter than a copy: finish it before the next decision */
 				overruns++;
-				while (!pt_dma_poll_done())
+				while (!dma_poll_accounted(cur.kind == PT_SPM_UNLOAD))
 					;
 				dma_done();
 			}
@@ -346,7 +369,8 @@ static int io_main(struct pt_svc *self)
 			slot++;
 			continue;
 		}
-		if (cur.kind != PT_SPM_IDLE && pt_dma_poll_done()) { /* 2. DMA completion */
+		if (cur.kind != PT_SPM_IDLE &&                       /* 2. DMA completion */
+		    dma_poll_accounted(cur.kind == PT_SPM_UNLOAD)) {
 			dma_done();
 			continue;
 		}

@@ -19,6 +19,7 @@
 #include <partita/subsys.h>
 #include <partita/svc.h>
 #include <partita/hal_svc.h>
+#include <partita/cachemodel_acct.h>
 
 #define PT_SPM_POOL_BYTES (512u * 1024u)    /* all application cores' scratchpads */
 #define PT_IO_POOL_BYTES (256u * 1024u)     /* the I/O core's mirror buffers */
@@ -165,6 +166,22 @@ static int app_index(uint32_t hart)
  */
 #define PT_SPM_BEAT_NS 10000u
 
+/* The cache-model plugin's per-job records of SPM tasks (<partita/cachemodel_acct.h>): job
+ * 0 opens the task's execution on the hart, job k closes its job k. Only the image's
+ * execution is attributed (not the service loop around it), so a record is the job's
+ * execution phase, from the scratchpad. No-op without subsys/cachemodel. */
+static void cachemodel_job(uint32_t hart, uint32_t tid, uint64_t job)
+{
+	if (!pt_cachemodel_acct_linked())
+		return;
+	if (job == 0) {
+		pt_cachemodel_run(hart, tid);
+		return;
+	}
+	pt_cachemodel_job_done(tid, job);
+	pt_cachemodel_run(hart, 0);
+}
+
 static struct pt_svc app_svc[PT_SPM_MAX_CORES];
 static const char *const app_name[] = { "spm-app0", "spm-app1", "spm-app2", "spm-app3",
 					"spm-app4", "spm-app5", "spm-app6", "spm-app7" };
@@ -204,7 +221,9 @@ static int app_main(struct pt_svc *self)
 		pt_trace_emit(PT_EV_DISPATCH, PT_SPM_TID_BASE + (uint32_t)id, 0, 0);
 		pt_trace_emit(PT_EV_SPM_EXEC_BEGIN, PT_SPM_TID_BASE + (uint32_t)id, where, job);
 		hal_svc_sync_icache(); /* the DMA wrote the task image */
+		cachemodel_job(core->hart, PT_SPM_TID_BASE + (uint32_t)id, 0);
 		pt_svc_call_ticked(base + tc->entry_off, &ctx, beat, phase);
+		cachemodel_job(core->hart, PT_SPM_TID_BASE + (uint32_t)id, job);
 		/* Publish the completion at once, traced under the lock with its time: the I/O
 		 * core decides under this lock and, for Rule 2, as of the slot's nominal start
 		 * (pt_spm_slot_decide_at), so a job counts as done in a slot iff it finished
