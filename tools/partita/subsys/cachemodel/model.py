@@ -77,6 +77,11 @@ def qemu_args(system: Resolved, elf: Path, ram_file: Path, out: Path) -> list[st
         "mem": section.mem_cycles, "bus": section.bus_cycles,
         "bus_window": section.bus_window_cycles,
     }
+    if "spm" in system.subsys:
+        # the SPM subsystem's scratchpad pool is on-chip SRAM in the model: one cycle per
+        # access, no cache, no bus (docs/spm.md "Timing model"); its size is the symbol's
+        lo, size = symbol(elf, "pt_spm_pool")
+        args |= {"spm_lo": hex(lo), "spm_hi": hex(lo + size)}
     if section.feedback:
         # the kernel's pay loop (subsys/cachemodel/cachemodel.c); the kernel runs at its
         # physical addresses, which the plugin compares
