@@ -29,6 +29,9 @@
  *                       SPM subsystem's pool, docs/spm.md). Fetches, loads and stores there
  *                       are counted but stall nobody and touch neither the caches nor the
  *                       bus: a scratchpad access takes one cycle whatever the other harts do
+ *   spm_tid_lo, spm_tid_hi   the SPM tasks' tids [lo, hi): while one of them is cur_tid, only
+ *                       blocks that start in the scratchpad count for it (its job); the
+ *                       rest of its hart's work goes to tid 0
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -80,6 +83,7 @@ static struct {
 	int area_state; /* 0: not checked yet, 1: valid, -1: absent or invalid */
 	uint64_t feedback, pay_begin, pay_end;
 	uint64_t spm_lo, spm_hi;     /* scratchpad range (empty: none) */
+	uint64_t spm_tid_lo, spm_tid_hi; /* SPM tasks' tids: only their scratchpad blocks count */
 	uint64_t owed[CM_MAX_HARTS]; /* stalls fed back so far, per hart */
 	uint64_t owed_off;           /* offset of stall_owed[0] in the area */
 	double cpu0;
@@ -88,6 +92,7 @@ static struct {
 /* A translated block: its instruction count and the physical lines its code covers. */
 struct tb_info {
 	uint32_t ninsns, nlines;
+	uint32_t in_spm;  /* the block's first instruction is in the scratchpad range */
 	uint64_t lines[];
 };
 
@@ -232,6 +237,16 @@ static void on_tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_info *tb = udata;
 	struct rec *r = current(vcpu);
+	if (!tb->in_spm && S.cur_tid[vcpu] >= S.spm_tid_lo && S.cur_tid[vcpu] < S.spm_tid_hi) {
+		/* an SPM task's job is what executes from its partition: the service code around
+		 * the call (and the block that switches cur_tid, seen one block late) goes to
+		 * tid 0, so the record is exactly the job's own execution; the next block
+		 * re-reads cur_tid */
+		r = lookup(0, 1);
+		S.cur[vcpu] = r;
+		S.cur_tid[vcpu] = 0;
+		S.cur_job[vcpu] = 1;
+	}
 	cm_insns(&S.h, vcpu, tb->ninsns, &r->n);
 	uint64_t stall = 0;
 	for (uint32_t i = 0; i < tb->nlines; i++)
@@ -299,6 +314,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			continue;
 		}
 		uint64_t pa = S.ram_base + S.qemu_ram_file_off + (ha - S.qemu_ram_start);
+		if (i == 0)
+			ti->in_spm = pa >= S.spm_lo && pa < S.spm_hi;
 		if (pa >= S.pay_begin && pa < S.pay_end)
 			continue; /* the kernel paying stalls back: neither counted nor fetched */
 		ti->ninsns++;
@@ -428,6 +445,10 @@ static int parse_args(int argc, char **argv, struct cm_params *p)
 		}
 		if (!strcmp(key, "pay_begin") || !strcmp(key, "pay_end")) {
 			*(key[4] == 'b' ? &S.pay_begin : &S.pay_end) = v;
+			continue;
+		}
+		if (!strcmp(key, "spm_tid_lo") || !strcmp(key, "spm_tid_hi")) {
+			*(key[8] == 'l' ? &S.spm_tid_lo : &S.spm_tid_hi) = v;
 			continue;
 		}
 		if (!strcmp(key, "spm_lo") || !strcmp(key, "spm_hi")) {

@@ -35,6 +35,7 @@ MAX_SPM_POOL = 512 * 1024
 MAX_IO_POOL = 256 * 1024
 MAX_TASKS_PER_CORE = 32
 MAX_SUBS = 64  # subsys/io/io_core.c PT_IO_MAX_SUBS
+CTX_BYTES = 48  # struct pt_spm_ctx rounded up to 16, copied below a partition stack's top
 
 
 def mbuf_bytes(slots: int, slot_bytes: int) -> int:
@@ -106,6 +107,10 @@ class SpmTask(Strict):
     out_mirror: Mirror = Field(default_factory=Mirror)
     subscribe: list[Subscription] = Field(default_factory=list)
     phase: int = Field(default=0, ge=0, lt=1024, description="task-set batch (tests)")
+    stack_bytes: int = Field(default=0, ge=0, le=65536, multiple_of=16,
+                             description="0: jobs run on the core's stack; >0: on a stack of "
+                                         "this size at the top of the partition (no heartbeat "
+                                         "inside the job)")
 
     @property
     def d(self) -> int:
@@ -125,7 +130,9 @@ class SpmTask(Strict):
     @property
     def footprint(self) -> int:
         """Bytes the task needs in a partition: [image | input mirror | output mirror]."""
-        return align8(self.image_bytes) + align8(self.in_mirror.nbytes) + self.out_mirror.nbytes
+        return (align8(self.image_bytes) + align8(self.in_mirror.nbytes)
+                + align8(self.out_mirror.nbytes) + self.stack_bytes
+                + (CTX_BYTES if self.stack_bytes else 0))
 
     def task(self) -> ThreePhaseTask:
         """This task in the analysis model (partita.model), the type `partita analyze` and
@@ -173,6 +180,8 @@ class SpmCfg(Strict):
     net_priority: int = Field(default=0, ge=0, le=255)
     uart_priority: int = Field(default=1, ge=0, le=255)
     ctx_switch_ns: int = Field(default=1000, ge=0, description="measured; added to c")
+    heartbeat: bool = Field(default=True, description="false: jobs run with interrupts masked, "
+                            "no trap inside a job (isolation runs; QEMU turns unbounded)")
     phase_ns: int | None = Field(default=None, gt=0,
                                  description="batches: releases of a phase stop after this")
     tasks: list[SpmTask] = Field(default_factory=list)
@@ -283,7 +292,7 @@ def check(spm: SpmCfg, ncpus: int, roles: dict[int, str]) -> list[Problem]:
         if t.footprint > part:
             p.append(Problem((*where, "image_bytes"),
                              f"task {t.name} does not fit a partition: image {t.image_bytes} "
-                             f"+ mirrors {t.footprint - align8(t.image_bytes)} = "
+                             f"+ mirrors and stack {t.footprint - align8(t.image_bytes)} = "
                              f"{t.footprint} bytes > partition {part} bytes "
                              f"(spm_bytes {spm.spm_bytes} / 2)"))
         if t.wcet_ns > t.d:
