@@ -21,8 +21,10 @@ PT_SPM_ENTRY void spm_loopback(struct pt_spm_ctx *ctx)
 	if (!ctx->in || !ctx->out)
 		return;
 	uint32_t n = ctx->in->count;
-	if (n > ctx->out->slots)
+	if (n > ctx->out->slots) {
+		ctx->out->drops += n - ctx->out->slots; /* counted, never silent */
 		n = ctx->out->slots;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *src = entry(ctx->in, i), *dst = entry(ctx->out, i);
 		uint32_t len = *(uint32_t *)src;

@@ -61,3 +61,18 @@ void hal_svc_call_ticked(uintptr_t entry, void *arg, void (*tick)(void))
 	csr_clear(sstatus, SSTATUS_SIE);
 	csr_write(stvec, old);
 }
+
+void hal_svc_call_on_stack(uintptr_t entry, void *arg, uintptr_t sp_top)
+{
+	/* the callee follows the ABI: it preserves s0..s11 and sp, so s1 carries our sp across
+	 * the call; every caller-saved register is clobbered (no F/D registers in this ABI) */
+	register uintptr_t a0 __asm__("a0") = (uintptr_t)arg;
+	__asm__ volatile("mv s1, sp\n\t"
+			 "mv sp, %[top]\n\t"
+			 "jalr ra, 0(%[fn])\n\t"
+			 "mv sp, s1"
+			 : "+r"(a0)
+			 : [top] "r"(sp_top & ~(uintptr_t)15), [fn] "r"(entry)
+			 : "s1", "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3",
+			   "a4", "a5", "a6", "a7", "memory");
+}

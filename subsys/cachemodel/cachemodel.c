@@ -11,6 +11,7 @@
 #include <partita/subsys.h>
 
 #include "cachemodel.h"
+#include <partita/cachemodel_acct.h>
 
 /* In .data (initialised), so the magic is in guest RAM as soon as QEMU loads the image. */
 struct pt_cachemodel_area pt_cachemodel_area = {
@@ -72,6 +73,20 @@ static void on_complete(uint32_t tid, uint64_t job, uint64_t response_cycles)
 {
 	(void)response_cycles;
 	/* one writer per thread at a time (its instance is locked) */
+	pt_cachemodel_area.done_job[tid % PT_MAX_THREADS] = job;
+}
+
+/* <partita/cachemodel_acct.h>: service harts name the thread they run. A service hart is
+ * never idle in the kernel's sense, so its stalls are not forgiven; they are not paid either
+ * (service harts have no preemption-point hook): feedback applies to scheduler harts only. */
+void pt_cachemodel_run(uint32_t hart, uint32_t tid)
+{
+	if (hart < PT_MAX_CPUS)
+		pt_cachemodel_area.cur_tid[hart] = tid;
+}
+
+void pt_cachemodel_job_done(uint32_t tid, uint64_t job)
+{
 	pt_cachemodel_area.done_job[tid % PT_MAX_THREADS] = job;
 }
 

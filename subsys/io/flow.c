@@ -80,6 +80,49 @@ uint32_t pt_io_dispatch(const struct pt_io_sub *subs, uint32_t nsubs,
 	return n;
 }
 
+uint32_t pt_io_dispatch_bounded(const struct pt_io_sub *subs, struct pt_io_sub_state *state,
+				uint32_t nsubs, struct pt_io_mbuf *const *in_mirrors,
+				uint16_t flow, const void *data, uint32_t len,
+				uint32_t *dropped, uint32_t *dropped_mask)
+{
+	uint32_t n = 0;
+	*dropped = 0;
+	if (dropped_mask)
+		*dropped_mask = 0;
+	for (uint32_t i = 0; i < nsubs; i++) {
+		struct pt_io_mbuf *m = in_mirrors[subs[i].task];
+		if (subs[i].flow != flow || !m)
+			continue;
+		n++;
+		bool ok;
+		if (subs[i].depth && state[i].queued >= subs[i].depth &&
+		    subs[i].policy == PT_IO_QUEUE) {
+			m->drops++; /* refused: this flow's queue is full */
+			ok = false;
+		} else {
+			uint32_t before = m->count;
+			ok = pt_io_mbuf_put(m, subs[i].policy, data, len);
+			if (m->count > before) /* overwrite on a full mirror: count unchanged */
+				state[i].queued++;
+		}
+		if (!ok) {
+			state[i].drops++;
+			(*dropped)++;
+			if (dropped_mask && i < 32)
+				*dropped_mask |= 1u << i;
+		}
+	}
+	return n;
+}
+
+void pt_io_subs_emptied(const struct pt_io_sub *subs, struct pt_io_sub_state *state,
+			uint32_t nsubs, uint16_t task)
+{
+	for (uint32_t i = 0; i < nsubs; i++)
+		if (subs[i].task == task)
+			state[i].queued = 0;
+}
+
 uint16_t pt_io_flow_of(const uint8_t *payload, uint32_t len)
 {
 	if (len < 4)

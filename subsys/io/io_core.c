@@ -29,6 +29,29 @@
 #include <partita/subsys.h>
 #include <partita/svc.h>
 #include "net.h"
+#include <partita/cachemodel_acct.h>
+
+/* The cache-model plugin's records of the software DMA's copies (<partita/cachemodel_acct.h>):
+ * pseudo-threads just below the SPM task ids, one job per transfer (the first of each is the
+ * calibration's full-partition copy). tools/partita/bench/spm.py reads them back. */
+#define PT_IO_TID_DMA_LOAD (PT_SPM_TID_BASE - 2u)
+#define PT_IO_TID_DMA_UNLOAD (PT_SPM_TID_BASE - 1u)
+static uint64_t dma_jobs[2];
+
+/* Complete the transfer in flight (the software DMA copies here), attributed to the load or
+ * unload pseudo-thread. */
+static bool dma_poll_accounted(bool unload)
+{
+	if (!pt_cachemodel_acct_linked())
+		return pt_dma_poll_done();
+	uint32_t tid = unload ? PT_IO_TID_DMA_UNLOAD : PT_IO_TID_DMA_LOAD;
+	pt_cachemodel_run(pt_spm_config.io_hart, tid);
+	bool done = pt_dma_poll_done();
+	if (done)
+		pt_cachemodel_job_done(tid, ++dma_jobs[unload]);
+	pt_cachemodel_run(pt_spm_config.io_hart, 0);
+	return done;
+}
 
 static uint64_t next_release[PT_SPM_MAX_TASKS];
 static uint64_t spor_state[PT_SPM_MAX_TASKS]; /* xorshift64 per sporadic task, never 0 */
@@ -55,6 +78,12 @@ static int16_t tx_pending[PT_SPM_MAX_TASKS]; /* tasks whose output mirror awaits
 static uint32_t ntx_pending;
 static uint64_t net_rx_pkts, net_tx_pkts, net_drops;
 
+/* Per subscription: its bounded queue's fill and drop counter (flow.h). The configuration
+ * tool rejects more subscriptions than this (tools/partita/subsys/spm/config.py MAX_SUBS). */
+#define PT_IO_MAX_SUBS 64u
+static struct pt_io_sub_state sub_state[PT_IO_MAX_SUBS];
+static uint32_t sub_reported[PT_IO_MAX_SUBS]; /* drops already traced */
+
 /* The I/O core's clock mailbox, read live by the host traffic tool through the shared RAM
  * file (tools/partita/subsys/spm/traffic.py GuestClock): virtual time in ns at the I/O
  * core's last loop iteration, and the time origin of the releases. The I/O core wakes at
@@ -64,6 +93,11 @@ volatile uint64_t pt_io_clock_ns, pt_io_origin_ns;
 
 static uint16_t phase;          /* task sets of other phases are not released */
 static bool draining;           /* the phase's releases stopped; waiting for its jobs */
+
+static uint32_t nsubs(void)
+{
+	return pt_spm_config.nsubs < PT_IO_MAX_SUBS ? pt_spm_config.nsubs : PT_IO_MAX_SUBS;
+}
 
 static void releases_due(uint64_t now)
 {
@@ -159,6 +193,7 @@ static void dma_done(void)
 		if (in) {
 			pt_trace_emit(PT_EV_IO_MIRROR_IN, tid, where, in->count);
 			pt_io_mbuf_clear(in);
+			pt_io_subs_emptied(pt_spm_config.subs, sub_state, nsubs(), a.task);
 		}
 	}
 	uint64_t job = t->job, release = t->release_cycles;
@@ -211,14 +246,23 @@ static bool net_service(void)
 		for (uint32_t i = 0; i < s->ntasks; i++)
 			mir[i] = (struct pt_io_mbuf *)s->task[i].in_mirror;
 		uint32_t dropped;
-		uint32_t n = pt_io_dispatch(pt_spm_config.subs, pt_spm_config.nsubs, mir, flow, p,
-					    len, &dropped);
+		uint32_t n = pt_io_dispatch_bounded(pt_spm_config.subs, sub_state, nsubs(), mir,
+						    flow, p, len, &dropped, 0);
 		pt_net_rx_release();
 		net_rx_pkts++;
 		pt_trace_emit(PT_EV_IO_RX, n, flow, len);
 		if (dropped) {
+			/* one event per subscription that lost the packet: the drop is never
+			 * silent, and the report counts it per flow and per task */
 			net_drops += dropped;
-			pt_trace_emit(PT_EV_IO_DROP, dropped, flow, 0);
+			for (uint32_t i = 0; i < nsubs(); i++) {
+				if (sub_state[i].drops == sub_reported[i])
+					continue;
+				sub_reported[i] = sub_state[i].drops;
+				pt_trace_emit(PT_EV_IO_DROP,
+					      PT_SPM_TID_BASE + pt_spm_config.subs[i].task, flow,
+					      sub_state[i].drops);
+			}
 		}
 		return true; /* one device event per loop iteration: slot events stay on time */
 	}
@@ -290,12 +334,12 @@ static void calibrate(void)
 	uint64_t t0 = hal_cycles();
 	pt_dma_submit(&x);
 	uint64_t t1 = hal_cycles();
-	while (!pt_dma_poll_done())
+	while (!dma_poll_accounted(false))
 		;
 	uint64_t t2 = hal_cycles();
 	x.seg[0] = (struct pt_dma_seg){ (uintptr_t)main_mem, p->base, n };
 	pt_dma_submit(&x);
-	while (!pt_dma_poll_done())
+	while (!dma_poll_accounted(true))
 		;
 	uint64_t t3 = hal_cycles();
 	pt_trace_emit(PT_EV_SPM_CALIB, 0, 0, t2 - t0);
@@ -341,7 +385,7 @@ static int io_main(struct pt_svc *self)
 			if (cur.kind != PT_SPM_IDLE) {
 				/* sigma shorter than a copy: finish it before the next decision */
 				overruns++;
-				while (!pt_dma_poll_done())
+				while (!dma_poll_accounted(cur.kind == PT_SPM_UNLOAD))
 					;
 				dma_done();
 			}
@@ -350,7 +394,8 @@ static int io_main(struct pt_svc *self)
 			slot++;
 			continue;
 		}
-		if (cur.kind != PT_SPM_IDLE && pt_dma_poll_done()) { /* 2. DMA completion */
+		if (cur.kind != PT_SPM_IDLE &&                       /* 2. DMA completion */
+		    dma_poll_accounted(cur.kind == PT_SPM_UNLOAD)) {
 			dma_done();
 			continue;
 		}
@@ -399,6 +444,10 @@ static int io_main(struct pt_svc *self)
 	pt_printk("spm: I/O core: %lu slots, %lu overran, net rx %lu tx %lu drops %lu\n",
 		  (unsigned long)slot, (unsigned long)overruns, (unsigned long)net_rx_pkts,
 		  (unsigned long)net_tx_pkts, (unsigned long)net_drops);
+	for (uint32_t i = 0; i < nsubs(); i++)
+		pt_printk("spm: flow %u -> task %s: mirror depth %u, drops %u\n",
+			  pt_spm_config.subs[i].flow, pt_spm_config.tasks[pt_spm_config.subs[i].task].name,
+			  pt_spm_config.subs[i].depth, sub_state[i].drops);
 	for (uint32_t c = 0; c < s->ncores; c++)
 		pt_printk("spm: core %u: loads %lu unloads %lu idle slots %lu wasted %lu "
 			  "console drops %u\n", c,

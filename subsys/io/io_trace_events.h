@@ -12,7 +12,9 @@ enum pt_io_trace_event {
 	/* tid = tasks reached; arg0 = flow, arg1 = bytes */
 	PT_EV_IO_RX = PT_EV_IO_FIRST + 0,
 	PT_EV_IO_TX = PT_EV_IO_FIRST + 1,              /* arg0 = flow id, arg1 = bytes */
-	PT_EV_IO_DROP = PT_EV_IO_FIRST + 2,            /* arg0 = flow id, arg1 = reason */
+	/* an arrival a subscribed task lost (its queue full, or overwrite): tid = that task, arg0
+	 * = flow id, arg1 = drops of this (task, flow) so far */
+	PT_EV_IO_DROP = PT_EV_IO_FIRST + 2,
 	PT_EV_IO_MIRROR_IN = PT_EV_IO_FIRST + 3,       /* tid = task; arg1 = bytes delivered */
 	PT_EV_IO_MIRROR_OUT = PT_EV_IO_FIRST + 4,      /* tid = task; arg1 = bytes collected */
 	/* I/O core wrote a console line of an application core: arg0 = core << 8, arg1 = bytes */

@@ -20,16 +20,19 @@ int pt_dma_submit(const struct pt_dma_xfer *x)
 
 static void copy(uintptr_t dst, uintptr_t src, uint32_t n)
 {
-	if (((dst | src | n) & 7) == 0) {
+	uint32_t done = 0;
+	if (((dst | src) & 7) == 0) {
+		/* aligned ends: whole words, then the tail (a mirror's length is 16 + k * 1028
+		 * bytes, rarely a multiple of 8: copying it bytewise took 8.7x as long) */
 		volatile uint64_t *d = (volatile uint64_t *)dst;
 		const volatile uint64_t *s = (const volatile uint64_t *)src;
 		for (uint32_t i = 0; i < n / 8; i++)
 			d[i] = s[i];
-		return;
+		done = n & ~7u;
 	}
 	volatile uint8_t *d = (volatile uint8_t *)dst;
 	const volatile uint8_t *s = (const volatile uint8_t *)src;
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = done; i < n; i++)
 		d[i] = s[i];
 }
 

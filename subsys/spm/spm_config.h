@@ -13,6 +13,7 @@
 struct pt_spm_task_io {
 	uint16_t in_slots, out_slots;
 	uint32_t in_slot_bytes, out_slot_bytes;
+	uint32_t stack_bytes;     /* >0: the job runs on a stack at the top of its partition */
 };
 
 struct pt_spm_sys_cfg {
@@ -32,6 +33,8 @@ struct pt_spm_sys_cfg {
 	uint32_t ntasks;
 	const struct pt_io_sub *subs;
 	uint32_t nsubs;
+	uint8_t no_heartbeat;     /* 1: jobs run with interrupts masked, no tick grid (isolation
+				   * runs: no trap inside a job; QEMU's turns are then unbounded) */
 };
 
 extern const struct pt_spm_sys_cfg pt_spm_config;

@@ -19,6 +19,7 @@
 #include <partita/subsys.h>
 #include <partita/svc.h>
 #include <partita/hal_svc.h>
+#include <partita/cachemodel_acct.h>
 
 #define PT_SPM_POOL_BYTES (512u * 1024u)    /* all application cores' scratchpads */
 #define PT_IO_POOL_BYTES (256u * 1024u)     /* the I/O core's mirror buffers */
@@ -31,6 +32,10 @@ static struct pt_spm_task_cfg tcfg[PT_SPM_MAX_TASKS]; /* config + layout read fr
 static uint32_t in_off[PT_SPM_MAX_TASKS], out_off[PT_SPM_MAX_TASKS];
 static struct pt_io_mbuf *in_mir[PT_SPM_MAX_TASKS], *out_mir[PT_SPM_MAX_TASKS];
 static volatile uint32_t spm_ready;
+
+/* tools/partita/subsys/spm/config.py CTX_BYTES */
+#define PT_SPM_CTX_SLOT ((sizeof(struct pt_spm_ctx) + 15u) & ~(size_t)15u)
+_Static_assert(PT_SPM_CTX_SLOT == 48, "config.py CTX_BYTES counts 48 bytes for the context");
 
 static void fail(const char *what, const char *name)
 {
@@ -93,6 +98,10 @@ static void spm_boot(void)
 		tcfg[i].out_mirror_bytes = outb;
 		if (out_off[i] + outb > part)
 			fail("image and mirrors do not fit a partition", c->name);
+		/* a partition stack (run_job) sits at the top, its context just below the top */
+		if (io->stack_bytes && out_off[i] + align8(outb) + io->stack_bytes + PT_SPM_CTX_SLOT >
+					       part)
+			fail("image, mirrors and stack do not fit a partition", c->name);
 		if (io_used + align8(inb) + align8(outb) > PT_IO_POOL_BYTES)
 			fail("mirror buffers exceed the I/O pool", c->name);
 		if (inb) {
@@ -165,6 +174,54 @@ static int app_index(uint32_t hart)
  */
 #define PT_SPM_BEAT_NS 10000u
 
+/* The cache-model plugin's per-job records of SPM tasks (<partita/cachemodel_acct.h>): job
+ * 0 opens the task's execution on the hart, job k closes its job k. Only the image's
+ * execution is attributed (not the service loop around it), so a record is the job's
+ * execution phase, from the scratchpad. No-op without subsys/cachemodel. */
+static void cachemodel_job(uint32_t hart, uint32_t tid, uint64_t job)
+{
+	if (!pt_cachemodel_acct_linked())
+		return;
+	if (job == 0) {
+		pt_cachemodel_run(hart, tid);
+		return;
+	}
+	pt_cachemodel_job_done(tid, job);
+	pt_cachemodel_run(hart, 0);
+}
+
+/* Call a job: on the core's stack with the heartbeat (the default), or, when the task has a
+ * stack_bytes, on a stack at the top of its partition with its context copied there, so the
+ * job touches nothing outside its partition (docs/spm.md "Timing model"); without the
+ * heartbeat (no_heartbeat) no trap at all is taken inside the job. */
+static void run_job(struct pt_spm_system *s, uint32_t id, uintptr_t entry,
+		    const struct pt_spm_ctx *ctx, uint64_t beat, uint64_t phase)
+{
+	const struct pt_spm_task *t = &s->task[id];
+	uint32_t stack = pt_spm_config.task_io[id].stack_bytes;
+	struct pt_spm_ctx local = *ctx;
+	void *arg = &local;
+	uintptr_t top = 0;
+	if (stack) {
+		const struct pt_spm_partition *p = &s->core[t->cfg->core].part[t->partition];
+		top = (p->base + p->bytes) & ~(uintptr_t)15;
+		top -= PT_SPM_CTX_SLOT;
+		*(struct pt_spm_ctx *)top = *ctx;
+		arg = (void *)top;
+	}
+	if (pt_spm_config.no_heartbeat) {
+		if (stack)
+			hal_svc_call_on_stack(entry, arg, top);
+		else
+			((void (*)(void *))entry)(arg);
+		return;
+	}
+	if (stack) /* the tick handler would run on the partition's stack: keep it off */
+		hal_svc_call_on_stack(entry, arg, top);
+	else
+		pt_svc_call_ticked(entry, arg, beat, phase);
+}
+
 static struct pt_svc app_svc[PT_SPM_MAX_CORES];
 static const char *const app_name[] = { "spm-app0", "spm-app1", "spm-app2", "spm-app3",
 					"spm-app4", "spm-app5", "spm-app6", "spm-app7" };
@@ -212,7 +269,9 @@ static int app_main(struct pt_svc *self)
 		pt_trace_emit(PT_EV_DISPATCH, PT_SPM_TID_BASE + (uint32_t)id, 0, 0);
 		pt_trace_emit(PT_EV_SPM_EXEC_BEGIN, PT_SPM_TID_BASE + (uint32_t)id, where, job);
 		hal_svc_sync_icache(); /* the DMA wrote the task image */
-		pt_svc_call_ticked(base + tc->entry_off, &ctx, beat, phase);
+		cachemodel_job(core->hart, PT_SPM_TID_BASE + (uint32_t)id, 0);
+		run_job(s, (uint32_t)id, base + tc->entry_off, &ctx, beat, phase);
+		cachemodel_job(core->hart, PT_SPM_TID_BASE + (uint32_t)id, job);
 		/* Publish the completion at once, traced under the lock with its time: the I/O
 		 * core decides under this lock and, for Rule 2, as of the slot's nominal start
 		 * (pt_spm_slot_decide_at), so a job counts as done in a slot iff it finished

@@ -25,6 +25,13 @@
  *                       instructions in its pay loop (subsys/cachemodel/cachemodel.c)
  *   pay_begin, pay_end  physical addresses of that loop: its instructions and fetches are
  *                       not counted (they stand for stalls already counted)
+ *   spm_lo, spm_hi      a scratchpad: physical range [spm_lo, spm_hi) of on-chip SRAM (the
+ *                       SPM subsystem's pool, docs/spm.md). Fetches, loads and stores there
+ *                       are counted but stall nobody and touch neither the caches nor the
+ *                       bus: a scratchpad access takes one cycle whatever the other harts do
+ *   spm_tid_lo, spm_tid_hi   the SPM tasks' tids [lo, hi): while one of them is cur_tid, only
+ *                       blocks that start in the scratchpad count for it (its job); the
+ *                       rest of its hart's work goes to tid 0
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,6 +82,8 @@ static struct {
 	uint64_t cur_job[CM_MAX_HARTS];
 	int area_state; /* 0: not checked yet, 1: valid, -1: absent or invalid */
 	uint64_t feedback, pay_begin, pay_end;
+	uint64_t spm_lo, spm_hi;     /* scratchpad range (empty: none) */
+	uint64_t spm_tid_lo, spm_tid_hi; /* SPM tasks' tids: only their scratchpad blocks count */
 	uint64_t owed[CM_MAX_HARTS]; /* stalls fed back so far, per hart */
 	uint64_t owed_off;           /* offset of stall_owed[0] in the area */
 	double cpu0;
@@ -83,6 +92,7 @@ static struct {
 /* A translated block: its instruction count and the physical lines its code covers. */
 struct tb_info {
 	uint32_t ninsns, nlines;
+	uint32_t in_spm;  /* the block's first instruction is in the scratchpad range */
 	uint64_t lines[];
 };
 
@@ -207,14 +217,40 @@ static struct rec *current(unsigned hart)
 	return S.cur[hart];
 }
 
+/* One access: a scratchpad access costs its cycle only (counted, no stall, no cache, no
+ * bus), anything else goes through the hierarchy. */
+static uint64_t access_pa(unsigned int vcpu, uint64_t pa, enum cm_kind kind, struct cm_counts *n)
+{
+	if (pa >= S.spm_lo && pa < S.spm_hi) {
+		if (kind == CM_IFETCH)
+			n->ifetches++;
+		else if (kind == CM_STORE)
+			n->stores++;
+		else
+			n->loads++;
+		return 0;
+	}
+	return cm_access(&S.h, vcpu, pa, kind, n);
+}
+
 static void on_tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_info *tb = udata;
 	struct rec *r = current(vcpu);
+	if (!tb->in_spm && S.cur_tid[vcpu] >= S.spm_tid_lo && S.cur_tid[vcpu] < S.spm_tid_hi) {
+		/* an SPM task's job is what executes from its partition: the service code around
+		 * the call (and the block that switches cur_tid, seen one block late) goes to
+		 * tid 0, so the record is exactly the job's own execution; the next block
+		 * re-reads cur_tid */
+		r = lookup(0, 1);
+		S.cur[vcpu] = r;
+		S.cur_tid[vcpu] = 0;
+		S.cur_job[vcpu] = 1;
+	}
 	cm_insns(&S.h, vcpu, tb->ninsns, &r->n);
 	uint64_t stall = 0;
 	for (uint32_t i = 0; i < tb->nlines; i++)
-		stall += cm_access(&S.h, vcpu, tb->lines[i], CM_IFETCH, &r->n);
+		stall += access_pa(vcpu, tb->lines[i], CM_IFETCH, &r->n);
 	feed(vcpu, stall);
 }
 
@@ -226,7 +262,7 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 		return; /* devices are not cached */
 	uint64_t pa = qemu_plugin_hwaddr_phys_addr(hw);
 	struct rec *r = S.cur[vcpu] ? S.cur[vcpu] : current(vcpu);
-	feed(vcpu, cm_access(&S.h, vcpu, pa, qemu_plugin_mem_is_store(info) ? CM_STORE : CM_LOAD,
+	feed(vcpu, access_pa(vcpu, pa, qemu_plugin_mem_is_store(info) ? CM_STORE : CM_LOAD,
 			     &r->n));
 }
 
@@ -278,6 +314,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			continue;
 		}
 		uint64_t pa = S.ram_base + S.qemu_ram_file_off + (ha - S.qemu_ram_start);
+		if (i == 0)
+			ti->in_spm = pa >= S.spm_lo && pa < S.spm_hi;
 		if (pa >= S.pay_begin && pa < S.pay_end)
 			continue; /* the kernel paying stalls back: neither counted nor fetched */
 		ti->ninsns++;
@@ -407,6 +445,14 @@ static int parse_args(int argc, char **argv, struct cm_params *p)
 		}
 		if (!strcmp(key, "pay_begin") || !strcmp(key, "pay_end")) {
 			*(key[4] == 'b' ? &S.pay_begin : &S.pay_end) = v;
+			continue;
+		}
+		if (!strcmp(key, "spm_tid_lo") || !strcmp(key, "spm_tid_hi")) {
+			*(key[8] == 'l' ? &S.spm_tid_lo : &S.spm_tid_hi) = v;
+			continue;
+		}
+		if (!strcmp(key, "spm_lo") || !strcmp(key, "spm_hi")) {
+			*(key[4] == 'l' ? &S.spm_lo : &S.spm_hi) = v;
 			continue;
 		}
 		if (!strcmp(key, "max_records")) {

@@ -37,6 +37,12 @@ void hal_svc_sync_icache(void);
  * calls pt_svc_fault (kernel/svc), which does not return. Restores the previous trap state. */
 void hal_svc_call_ticked(uintptr_t entry, void *arg, void (*tick)(void));
 
+/* Call entry(arg) on the stack that ends at sp_top (16-byte aligned), with interrupts masked:
+ * no trap is taken during the call (a timer or kick stays pending for the next halt), and the
+ * caller's stack is back when it returns. Brief 0's tasks run on a stack in their scratchpad
+ * partition this way (docs/spm.md). */
+void hal_svc_call_on_stack(uintptr_t entry, void *arg, uintptr_t sp_top);
+
 /* Implemented by kernel/svc: an exception on a service hart inside hal_svc_call_ticked. */
 _Noreturn void pt_svc_fault(uint64_t cause, uint64_t pc, uint64_t tval);
 

@@ -26,23 +26,23 @@ def test_demo_is_accepted() -> None:
     assert r.subsys.get("spm") is not None
     spm, problems = parse(r.subsys["spm"])
     assert not problems and spm is not None
-    assert spm.sigma == 400_000
+    assert spm.sigma == 200_000
     assert len(spm.tasks) == 8
 
 
 def test_image_too_big_names_task_and_sizes(tmp_path: Path) -> None:
     def edit(raw):
-        raw["spm"]["tasks"][2]["image_bytes"] = 40000
+        raw["spm"]["tasks"][2]["image_bytes"] = 80000
 
     with pytest.raises(ConfigError) as e:
         load_resolved(_variant(tmp_path, edit))
     msg = str(e.value)
-    assert "fir0" in msg and "40000" in msg and "partition 32768" in msg
+    assert "fir0" in msg and "80000" in msg and "partition 71680" in msg
 
 
 def test_mirrors_count_towards_the_partition(tmp_path: Path) -> None:
     def edit(raw):
-        raw["spm"]["tasks"][0]["image_bytes"] = 32768 - 64  # fits alone, not with mirrors
+        raw["spm"]["tasks"][0]["image_bytes"] = 71680 - 64  # fits alone, not with mirrors
 
     with pytest.raises(ConfigError) as e:
         load_resolved(_variant(tmp_path, edit))
@@ -104,8 +104,10 @@ def test_generated_tables(tmp_path: Path) -> None:
     names = {f.name for f in files}
     assert {"pt_spm_config.c", "pt_spm_images.S"} <= names
     c = (tmp_path / "pt_spm_config.c").read_text()
-    assert ".io_hart = 2" in c and ".napp = 2" in c and ".sigma_ns = 400000ull" in c
-    assert c.count("PT_IO_OVERWRITE") == 4
+    assert ".io_hart = 2" in c and ".napp = 2" in c and ".sigma_ns = 200000ull" in c
+    assert c.count("PT_IO_QUEUE") == 4 and "PT_IO_OVERWRITE" not in c
+    assert c.count(".depth = 27") == 2 and c.count(".depth = 32") == 2
+    assert ".in_slots = 27, .out_slots = 27" in c
     s = (tmp_path / "pt_spm_images.S").read_text()
     assert s.count(".incbin") == 8  # one private copy per task, even for a shared image
 
@@ -136,3 +138,31 @@ def test_spm_durations_go_through_the_one_parser() -> None:
     assert "not a whole number of nanoseconds" in problems[0].message
     spm, problems = parse({"io_cpu": 2, "app_cpus": [0, 1], "sigma_us": 400, "tasks": []})
     assert not problems and spm is not None and spm.sigma_ns == 400_000
+
+
+def _loop(**sub) -> dict:
+    return {"name": "lp", "core": 0, "image": "loopback", "priority": 0, "period_ms": 4,
+            "wcet_us": 100, "image_bytes": 4096, "in_mirror": {"slot_bytes": 1024},
+            "subscribe": [{"flow": 0, **sub}, {"flow": 1, "mirror_depth": 3}]}
+
+
+def test_mirror_depth_sizes_the_input_mirror() -> None:
+    spm, problems = parse({"io_cpu": 2, "app_cpus": [0], "tasks": [_loop(mirror_depth=5)]})
+    assert not problems and spm is not None
+    t = spm.tasks[0]
+    assert t.in_mirror.slots == 8  # 5 + 3
+    assert t.subscribe[0].policy == "queue"  # refuse when full is the default
+
+
+def test_mirror_depth_errors_name_task_and_flow() -> None:
+    task = _loop(mirror_depth=5)
+    task["in_mirror"] = {"slots": 6, "slot_bytes": 1024}
+    spm, problems = parse({"io_cpu": 2, "app_cpus": [0], "tasks": [task]})
+    assert spm is None
+    assert "task lp" in problems[0].message and "8 entries" in problems[0].message
+    assert "in_mirror.slots is 6" in problems[0].message
+    spm, problems = parse({"io_cpu": 2, "app_cpus": [0], "tasks": [
+        _loop(mirror_depth=5, policy="overwrite")]})
+    assert spm is None and "flow 0: mirror_depth needs policy queue" in problems[0].message
+    spm, problems = parse({"io_cpu": 2, "app_cpus": [0], "tasks": [_loop(mirror_depth=0)]})
+    assert spm is None and "mirror_depth" in str(problems[0].path)

@@ -488,7 +488,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--kernel-only", action="store_true", help="only the guest benchmarks")
     g.add_argument("--analysis-only", action="store_true", help="only the analysis speed")
     p.add_argument("--config", action="append",
-                   choices=(*CONFIGS, HEAP_CONFIG, "ucos2", IRQ_CONFIG),
+                   choices=(*CONFIGS, HEAP_CONFIG, "ucos2", IRQ_CONFIG, "spm"),
                    help="run only this benchmark configuration (repeatable; the doc's tables "
                         "are then left alone)")
     p.add_argument("--no-offload", action="store_true",
@@ -583,7 +583,7 @@ def run(args: argparse.Namespace) -> int:
     kernel_md = analysis_md = heap_md = irq_md = None
     if not args.analysis_only:
         chosen = [c for c in (args.config or CONFIGS)
-                  if c not in (HEAP_CONFIG, "ucos2", IRQ_CONFIG)]
+                  if c not in (HEAP_CONFIG, "ucos2", IRQ_CONFIG, "spm")]
         try:
             results, runs = run_kernel(out, chosen)
             if not args.config or HEAP_CONFIG in args.config:
@@ -618,6 +618,16 @@ def run(args: argparse.Namespace) -> int:
                 print(f"error: {e}", file=sys.stderr)
                 return 1
             print(f"wrote {out / 'ucos2.json'}, {out / 'ucos2.md'}")
+        if not args.config or "spm" in args.config:  # Table IV of the SPM paper
+            from partita.bench import spm as spm_bench
+
+            print("bench: bench-spm ...", flush=True)
+            try:
+                print(spm_bench.run(out)[1])
+            except (spm_bench.SpmBenchError, ConfigError, BuildError) as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 1
+            print(f"wrote {out / 'spm.json'}, {out / 'spm.md'}")
         bd = None
         if not args.no_profile and "bench-kernel" in chosen:
             bd = breakdown(out)

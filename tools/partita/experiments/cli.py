@@ -20,6 +20,8 @@ EXPERIMENTS = {
     "coloring": ("partita.experiments.coloring", 10),  # the paper's 10
     # deterministic: one boot per (StS / DyS, scan / bitmap TSM); --sets does not apply
     "dataflow": ("partita.experiments.dataflow", 1),
+    # deterministic: one boot per (kernel, scratchpad / main memory, 0..3 contenders)
+    "spm-isolation": ("partita.experiments.spm_isolation", 1),
 }
 #: --option -> partita.experiments.coloring_sets.Params field (coloring only)
 COLORING_OPTIONS = {"cpus": "cpus", "time_div": "time_div", "llc_kib": "llc_bytes",

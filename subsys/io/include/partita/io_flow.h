@@ -38,6 +38,15 @@ struct pt_io_sub {
 	uint16_t task;       /* SPM task id */
 	uint16_t flow;       /* flow id carried in the packet payload */
 	uint8_t policy;      /* enum pt_io_policy */
+	uint16_t depth;      /* mirror_depth: entries of this flow a mirror holds; 0 = the
+			      * mirror's capacity is the only bound */
+};
+
+/* Run-time state of one subscription (the I/O core's, indexed like the subscriptions):
+ * entries of its flow now in the task's input mirror, and the arrivals it lost. */
+struct pt_io_sub_state {
+	uint32_t queued;
+	uint32_t drops;      /* monotonic: per (task, flow), never reset */
 };
 
 void pt_io_mbuf_init(struct pt_io_mbuf *m, uint32_t slots, uint32_t slot_bytes);
@@ -53,6 +62,19 @@ void pt_io_mbuf_clear(struct pt_io_mbuf *m);
 uint32_t pt_io_dispatch(const struct pt_io_sub *subs, uint32_t nsubs,
 			struct pt_io_mbuf *const *in_mirrors, uint16_t flow,
 			const void *data, uint32_t len, uint32_t *dropped);
+
+/* As pt_io_dispatch, with each subscription's bounded queue: a subscription whose depth
+ * entries are all still in the mirror refuses the arrival (queue policy; overwrite drops the
+ * mirror's oldest, as pt_io_mbuf_put does); every loss is counted in state[i].drops of the
+ * subscription that lost it and in the mirror's header. dropped_mask (may be NULL) gets bit i
+ * set for each subscription i (< 32) that dropped. Returns how many tasks got the packet. */
+uint32_t pt_io_dispatch_bounded(const struct pt_io_sub *subs, struct pt_io_sub_state *state,
+				uint32_t nsubs, struct pt_io_mbuf *const *in_mirrors,
+				uint16_t flow, const void *data, uint32_t len,
+				uint32_t *dropped, uint32_t *dropped_mask);
+/* The task's input mirror was handed over (loaded): its subscriptions hold nothing. */
+void pt_io_subs_emptied(const struct pt_io_sub *subs, struct pt_io_sub_state *state,
+			uint32_t nsubs, uint16_t task);
 
 /* Flow id of a packet payload: the first 4 bytes, little endian (traffic tool format). */
 uint16_t pt_io_flow_of(const uint8_t *payload, uint32_t len);

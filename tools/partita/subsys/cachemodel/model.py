@@ -23,6 +23,8 @@ PLUGIN = ROOT / "build" / "cachesim" / "libcachesim.so"
 RAW = "cachesim.raw.json"     # what the plugin writes
 RESULT = "cache_model.json"   # per thread and job, with names
 SECTION = "cache_model"
+SPM_TID_BASE = 1000   # subsys/spm/spm_trace.h PT_SPM_TID_BASE
+SPM_MAX_TASKS = 224   # subsys/spm/spm.h PT_SPM_MAX_TASKS (7 cores x 32)
 OUTPUTS = (RAW, RESULT)
 COUNTS = ("instructions", "ifetches", "loads", "stores", "l1i_hits", "l1i_misses", "l1d_hits",
           "l1d_misses", "llc_hits", "llc_misses", "l1_writebacks", "mem_writebacks",
@@ -77,6 +79,14 @@ def qemu_args(system: Resolved, elf: Path, ram_file: Path, out: Path) -> list[st
         "mem": section.mem_cycles, "bus": section.bus_cycles,
         "bus_window": section.bus_window_cycles,
     }
+    if "spm" in system.subsys:
+        # the SPM subsystem's scratchpad pool is on-chip SRAM in the model: one cycle per
+        # access, no cache, no bus (docs/spm.md "Timing model"); its size is the symbol's
+        lo, size = symbol(elf, "pt_spm_pool")
+        args |= {"spm_lo": hex(lo), "spm_hi": hex(lo + size),
+                 # an SPM task's record is its execution from the scratchpad only
+                 # (subsys/spm/spm_trace.h PT_SPM_TID_BASE, spm.h PT_SPM_MAX_TASKS)
+                 "spm_tid_lo": SPM_TID_BASE, "spm_tid_hi": SPM_TID_BASE + SPM_MAX_TASKS}
     if section.feedback:
         # the kernel's pay loop (subsys/cachemodel/cachemodel.c); the kernel runs at its
         # physical addresses, which the plugin compares

@@ -34,6 +34,8 @@ MBUF_HDR = 16
 MAX_SPM_POOL = 512 * 1024
 MAX_IO_POOL = 256 * 1024
 MAX_TASKS_PER_CORE = 32
+MAX_SUBS = 64  # subsys/io/io_core.c PT_IO_MAX_SUBS
+CTX_BYTES = 48  # struct pt_spm_ctx rounded up to 16, copied below a partition stack's top
 
 
 def mbuf_bytes(slots: int, slot_bytes: int) -> int:
@@ -73,7 +75,21 @@ class Mirror(Strict):
 
 class Subscription(Strict):
     flow: int = Field(ge=0, lt=0xFFFF)
-    policy: SubPolicy = SubPolicy.overwrite
+    policy: SubPolicy = Field(
+        default=SubPolicy.queue,
+        description="queue: a full queue refuses the arrival; overwrite: the mirror drops its "
+                    "oldest entry; both count every loss per flow (trace IO_DROP)")
+    mirror_depth: int | None = Field(
+        default=None, ge=1, le=64,
+        description="bounded queue: entries of this flow the task's input mirror holds "
+                    "between two loads (queue policy); in_mirror.slots defaults to the sum")
+
+    @model_validator(mode="after")
+    def _depth(self) -> Subscription:
+        if self.mirror_depth is not None and self.policy != SubPolicy.queue:
+            raise ValueError(f"flow {self.flow}: mirror_depth needs policy queue "
+                             f"(overwrite keeps the newest entries of the whole mirror)")
+        return self
 
 
 class SpmTask(Strict):
@@ -94,6 +110,10 @@ class SpmTask(Strict):
     out_mirror: Mirror = Field(default_factory=Mirror)
     subscribe: list[Subscription] = Field(default_factory=list)
     phase: int = Field(default=0, ge=0, lt=1024, description="task-set batch (tests)")
+    stack_bytes: int = Field(default=0, ge=0, le=65536, multiple_of=16,
+                             description="0: jobs run on the core's stack; >0: on a stack of "
+                                         "this size at the top of the partition (no heartbeat "
+                                         "inside the job)")
 
     @property
     def d(self) -> int:
@@ -113,7 +133,9 @@ class SpmTask(Strict):
     @property
     def footprint(self) -> int:
         """Bytes the task needs in a partition: [image | input mirror | output mirror]."""
-        return align8(self.image_bytes) + align8(self.in_mirror.nbytes) + self.out_mirror.nbytes
+        return (align8(self.image_bytes) + align8(self.in_mirror.nbytes)
+                + align8(self.out_mirror.nbytes) + self.stack_bytes
+                + (CTX_BYTES if self.stack_bytes else 0))
 
     def task(self) -> ThreePhaseTask:
         """This task in the analysis model (partita.model), the type `partita analyze` and
@@ -123,12 +145,30 @@ class SpmTask(Strict):
                               priority=self.priority, load_bytes=self.load_bytes,
                               unload_bytes=self.unload_bytes)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _derive_in_slots(cls, raw: Any) -> Any:
+        """in_mirror.slots defaults to the sum of the subscriptions' mirror_depth."""
+        if not isinstance(raw, dict):
+            return raw
+        subs = raw.get("subscribe") or []
+        depths = [s.get("mirror_depth") for s in subs if isinstance(s, dict)]
+        mirror = raw.get("in_mirror")
+        if depths and all(isinstance(d, int) for d in depths) and isinstance(mirror, dict) \
+                and "slots" not in mirror:
+            raw = {**raw, "in_mirror": {**mirror, "slots": sum(depths)}}
+        return raw
+
     @model_validator(mode="after")
     def _image(self) -> SpmTask:
         if self.image not in IMAGES:
             raise ValueError(f"unknown image '{self.image}' (have: {', '.join(IMAGES)})")
         if self.subscribe and self.in_mirror.slots == 0:
             raise ValueError("subscribes to a flow but has no input mirror (in_mirror.slots)")
+        depth = sum(s.mirror_depth or 0 for s in self.subscribe)
+        if depth > self.in_mirror.slots:
+            raise ValueError(f"task {self.name}: the mirror_depth of its subscriptions add up to "
+                             f"{depth} entries, in_mirror.slots is {self.in_mirror.slots}")
         return self
 
 
@@ -143,6 +183,8 @@ class SpmCfg(Strict):
     net_priority: int = Field(default=0, ge=0, le=255)
     uart_priority: int = Field(default=1, ge=0, le=255)
     ctx_switch_ns: int = Field(default=1000, ge=0, description="measured; added to c")
+    heartbeat: bool = Field(default=True, description="false: jobs run with interrupts masked, "
+                            "no trap inside a job (isolation runs; QEMU turns unbounded)")
     phase_ns: int | None = Field(default=None, gt=0,
                                  description="batches: releases of a phase stop after this")
     tasks: list[SpmTask] = Field(default_factory=list)
@@ -253,7 +295,7 @@ def check(spm: SpmCfg, ncpus: int, roles: dict[int, str]) -> list[Problem]:
         if t.footprint > part:
             p.append(Problem((*where, "image_bytes"),
                              f"task {t.name} does not fit a partition: image {t.image_bytes} "
-                             f"+ mirrors {t.footprint - align8(t.image_bytes)} = "
+                             f"+ mirrors and stack {t.footprint - align8(t.image_bytes)} = "
                              f"{t.footprint} bytes > partition {part} bytes "
                              f"(spm_bytes {spm.spm_bytes} / 2)"))
         if t.wcet_ns > t.d:
@@ -266,6 +308,10 @@ def check(spm: SpmCfg, ncpus: int, roles: dict[int, str]) -> list[Problem]:
         if n > MAX_TASKS_PER_CORE:
             p.append(Problem(("spm", "tasks"), f"core {core} has {n} tasks, at most "
                              f"{MAX_TASKS_PER_CORE}"))
+    nsubs = sum(len(t.subscribe) for t in spm.tasks)
+    if nsubs > MAX_SUBS:
+        p.append(Problem(("spm", "tasks"), f"{nsubs} subscriptions, the I/O core keeps state "
+                         f"for at most {MAX_SUBS}"))
     if io_total > MAX_IO_POOL:
         p.append(Problem(("spm", "tasks"), f"mirror buffers need {io_total} bytes, the I/O "
                          f"core's pool has {MAX_IO_POOL}"))

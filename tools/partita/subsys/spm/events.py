@@ -88,7 +88,9 @@ class SpmTimeline:
     jobs: dict[str, dict[int, SpmJob]] = field(default_factory=lambda: defaultdict(dict))
     rx: list[tuple[int, int, int, int]] = field(default_factory=list)   # ns, flow, bytes, reached
     tx: list[tuple[int, str, int, int]] = field(default_factory=list)   # ns, task, flow, bytes
-    drops: int = 0
+    drops: int = 0                                                      # lost arrivals
+    drops_by_flow: dict[int, int] = field(default_factory=dict)
+    drops_by_sub: dict[tuple[str, int], int] = field(default_factory=dict)  # (task, flow)
     mirror_in: list[tuple[int, str, int]] = field(default_factory=list)  # ns, task, entries
     mirror_out: list[tuple[int, str, int]] = field(default_factory=list)
     io_hart: int | None = None
@@ -184,7 +186,10 @@ def decode(area: Area, recs: np.ndarray | None = None) -> SpmTimeline:
         elif ev == IoEv.TX:
             tl.tx.append((t, name, a0, a1))
         elif ev == IoEv.DROP:
-            tl.drops += tid
+            # one event per subscription that lost an arrival; arg1 = its running count
+            tl.drops += 1
+            tl.drops_by_flow[a0] = tl.drops_by_flow.get(a0, 0) + 1
+            tl.drops_by_sub[(name, a0)] = a1
         elif ev == IoEv.MIRROR_IN:
             tl.mirror_in.append((t, name, a1))
         elif ev == IoEv.MIRROR_OUT:

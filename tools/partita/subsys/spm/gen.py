@@ -40,7 +40,8 @@ def generate_c(spm: SpmCfg | None) -> str:
     for t in spm.tasks:
         lines.append(f"\t{{ .in_slots = {t.in_mirror.slots}, .out_slots = {t.out_mirror.slots}, "
                      f".in_slot_bytes = {t.in_mirror.slot_bytes}u, "
-                     f".out_slot_bytes = {t.out_mirror.slot_bytes}u }},")
+                     f".out_slot_bytes = {t.out_mirror.slot_bytes}u, "
+                     f".stack_bytes = {t.stack_bytes}u }},")
     if not spm.tasks:
         lines.append("\t{ 0 },")
     lines += ["};", "", "static const struct pt_io_sub subs[] = {"]
@@ -48,7 +49,8 @@ def generate_c(spm: SpmCfg | None) -> str:
     for i, t in enumerate(spm.tasks):
         for s in t.subscribe:
             pol = "PT_IO_OVERWRITE" if s.policy.value == "overwrite" else "PT_IO_QUEUE"
-            lines.append(f"\t{{ .task = {i}, .flow = {s.flow}, .policy = {pol} }},")
+            lines.append(f"\t{{ .task = {i}, .flow = {s.flow}, .policy = {pol}, "
+                         f".depth = {s.mirror_depth or 0} }},")
             nsubs += 1
     if nsubs == 0:
         lines.append("\t{ 0 },")
@@ -61,6 +63,7 @@ def generate_c(spm: SpmCfg | None) -> str:
               f"\t.net_priority = {spm.net_priority},", f"\t.uart_priority = {spm.uart_priority},",
               "\t.tasks = tasks,", "\t.task_io = task_io,", f"\t.ntasks = {len(spm.tasks)},",
               "\t.subs = subs,", f"\t.nsubs = {nsubs},",
+              f"\t.no_heartbeat = {0 if spm.heartbeat else 1},",
               f"\t.nphases = {spm.nphases},", f"\t.phase_ns = {spm.phase_ns or 0}ull,",
               "};", ""]
     return "\n".join(lines)

@@ -185,8 +185,22 @@ def summary(area: Area) -> dict[str, Any] | None:
                   for c, s in sorted(cores.items())},
         "io": {"rx_packets": len(tl.rx), "tx_packets": len(tl.tx), "mirror_drops": tl.drops,
                "tx_bandwidth_bps": bandwidth_bps(tl)},
+        "flows": flow_stats(tl),
         "invariant_violations": invariant_violations(tl),
     }
+
+
+def flow_stats(tl: SpmTimeline) -> dict[int, dict[str, int]]:
+    """Per flow id: packets received, mirror drops (arrivals a subscribed task lost), packets
+    transmitted back."""
+    out: dict[int, dict[str, int]] = {}
+    for _t, flow, _b, _reached in tl.rx:
+        out.setdefault(flow, {"rx": 0, "drops": 0, "tx": 0})["rx"] += 1
+    for flow, n in tl.drops_by_flow.items():
+        out.setdefault(flow, {"rx": 0, "drops": 0, "tx": 0})["drops"] = n
+    for _t, _name, flow, _b in tl.tx:
+        out.setdefault(flow, {"rx": 0, "drops": 0, "tx": 0})["tx"] += 1
+    return dict(sorted(out.items()))
 
 
 def render_extra(area: Area | None, out: Path | None = None) -> None:
@@ -213,6 +227,14 @@ def render_extra(area: Area | None, out: Path | None = None) -> None:
     io = s["io"]
     con.print(f"I/O: rx {io['rx_packets']} packets, tx {io['tx_packets']} packets, mirror drops "
               f"{io['mirror_drops']}, delivered {io['tx_bandwidth_bps'] / 1e6:.2f} Mb/s")
+    if s["flows"]:
+        ft = Table(title="I/O flows", header_style="bold")
+        for col in ("flow", "rx", "mirror drops", "tx"):
+            ft.add_column(col, justify="right")
+        for flow, f in s["flows"].items():
+            ft.add_row(str(flow), str(f["rx"]),
+                       (f"[red]{f['drops']}[/]" if f["drops"] else "0"), str(f["tx"]))
+        con.print(ft)
     v = s["invariant_violations"]
     con.print("SPM protocol invariants: " + ("all hold" if not v else
                                               f"[red]{len(v)} violations[/], first: {v[0]}"))
