@@ -16,8 +16,12 @@ void df_codec_bind(const char *graph, const char *actor, uint32_t *g, uint32_t *
 	pt_df_end_slot(); /* from now on it runs only when its TSM says it may fire */
 }
 
-void df_codec_fired(uint32_t g, uint32_t a, const char *who, bool ok)
+void df_codec_fired(uint32_t g, uint32_t a, const char *who, bool ok, bool strict)
 {
+	if (!ok && !strict) {
+		pt_df_end_slot();
+		return;
+	}
 	if (!ok)
 		pt_printf("df: error: %s fired while not eligible\n", who);
 	pt_df_fired(g, a);

@@ -46,7 +46,6 @@ void df_h264_parse(void *arg)
 	struct pt_df_fifo *out = fifo("hdr");
 	uint32_t nframes = df_h264_stream[8];
 	struct df_bits b = { df_h264_stream, df_h264_stream_len * 8, PH64_HEADER_BYTES * 8, false };
-	(void)arg;
 	df_codec_bind("h264", "parse", &g, &a);
 	for (;;) {
 		bool ok = pt_df_fifo_can_write(out, 1);
@@ -71,7 +70,7 @@ void df_h264_parse(void *arg)
 					frame = 0, b.pos = PH64_HEADER_BYTES * 8;
 			}
 		}
-		df_codec_fired(g, a, "parse", ok);
+		df_codec_fired(g, a, "parse", ok, (uintptr_t)arg & 1u);
 	}
 }
 
@@ -79,7 +78,6 @@ void df_h264_entropy(void *arg)
 {
 	uint32_t g, a;
 	struct pt_df_fifo *in = fifo("hdr"), *out = fifo("coef");
-	(void)arg;
 	df_codec_bind("h264", "entropy", &g, &a);
 	for (;;) {
 		bool ok = pt_df_fifo_can_read(in, 1) && pt_df_fifo_can_write(out, 1);
@@ -106,7 +104,7 @@ void df_h264_entropy(void *arg)
 			pt_df_fifo_release(in, 1);
 			pt_df_fifo_commit(out, 1);
 		}
-		df_codec_fired(g, a, "entropy", ok);
+		df_codec_fired(g, a, "entropy", ok, (uintptr_t)arg & 1u);
 	}
 }
 
@@ -140,7 +138,6 @@ void df_h264_itrans(void *arg)
 {
 	uint32_t g, a, qp = df_h264_stream[9];
 	struct pt_df_fifo *in = fifo("coef"), *out = fifo("res");
-	(void)arg;
 	df_codec_bind("h264", "itrans", &g, &a);
 	for (;;) {
 		bool ok = pt_df_fifo_can_read(in, 1) && pt_df_fifo_can_write(out, 1);
@@ -158,7 +155,7 @@ void df_h264_itrans(void *arg)
 			pt_df_fifo_release(in, 1);
 			pt_df_fifo_commit(out, 1);
 		}
-		df_codec_fired(g, a, "itrans", ok);
+		df_codec_fired(g, a, "itrans", ok, (uintptr_t)arg & 1u);
 	}
 }
 
@@ -172,7 +169,6 @@ void df_h264_pred(void *arg)
 	uint32_t g, a;
 	struct pt_df_fifo *in = fifo("res"), *rin = fifo("ref"), *out = fifo("rec");
 	int32_t w = (int32_t)width(), hgt = (int32_t)height();
-	(void)arg;
 	if (width() > MAX_W || height() > MAX_H)
 		pt_printf("df: error: h264 %ux%u is larger than %ux%u\n", width(), height(), MAX_W,
 			  MAX_H);
@@ -214,7 +210,7 @@ void df_h264_pred(void *arg)
 			pt_df_fifo_release(in, 1);
 			pt_df_fifo_commit(out, 1);
 		}
-		df_codec_fired(g, a, "pred", ok);
+		df_codec_fired(g, a, "pred", ok, (uintptr_t)arg & 1u);
 	}
 }
 
@@ -235,7 +231,6 @@ void df_h264_deblock(void *arg)
 {
 	uint32_t g, a;
 	struct pt_df_fifo *in = fifo("rec"), *out = fifo("pix"), *rout = fifo("ref");
-	(void)arg;
 	df_codec_bind("h264", "deblock", &g, &a);
 	for (;;) {
 		bool ok = pt_df_fifo_can_read(in, 1) && pt_df_fifo_can_write(out, 1) &&
@@ -260,7 +255,7 @@ void df_h264_deblock(void *arg)
 			pt_df_fifo_commit(out, 1);
 			pt_df_fifo_commit(rout, 1);
 		}
-		df_codec_fired(g, a, "deblock", ok);
+		df_codec_fired(g, a, "deblock", ok, (uintptr_t)arg & 1u);
 	}
 }
 
@@ -269,7 +264,6 @@ void df_h264_output(void *arg)
 	uint32_t g, a, want = 0;
 	struct pt_df_fifo *in = fifo("pix");
 	uint32_t per_pass = mbs_per_frame() * df_h264_stream[8];
-	(void)arg;
 	df_codec_bind("h264", "output", &g, &a);
 	for (;;) {
 		bool ok = pt_df_fifo_can_read(in, 1);
@@ -282,6 +276,6 @@ void df_h264_output(void *arg)
 			df_codec_emit("ph64", unit / per_pass, unit % per_pass, &p->p[0][0], 256);
 			pt_df_fifo_release(in, 1);
 		}
-		df_codec_fired(g, a, "output", ok);
+		df_codec_fired(g, a, "output", ok, (uintptr_t)arg & 1u);
 	}
 }

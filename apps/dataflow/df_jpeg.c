@@ -29,7 +29,6 @@ void df_jpeg_vld(void *arg)
 	uint32_t mcus = (le16(s + 6) / 8) * (le16(s + 4) / 8), mcu = 0, pass = 0;
 	struct df_bits b = { s, df_jpeg_stream_len * 8, PJPG_HEADER_BYTES * 8, false };
 	int32_t prev[3] = { 0, 0, 0 };
-	(void)arg;
 	df_codec_bind("jpeg", "vld", &g, &a);
 	for (;;) {
 		bool ok = pt_df_fifo_can_write(out, 1);
@@ -65,7 +64,7 @@ void df_jpeg_vld(void *arg)
 				prev[0] = prev[1] = prev[2] = 0;
 			}
 		}
-		df_codec_fired(g, a, "vld", ok);
+		df_codec_fired(g, a, "vld", ok, (uintptr_t)arg & 1u);
 	}
 }
 
@@ -95,7 +94,6 @@ void df_jpeg_idct(void *arg)
 {
 	uint32_t g, a;
 	struct pt_df_fifo *in = pt_df_fifo_find("jpeg", "coef"), *out = pt_df_fifo_find("jpeg", "pix");
-	(void)arg;
 	df_codec_bind("jpeg", "idct", &g, &a);
 	for (;;) {
 		bool ok = pt_df_fifo_can_read(in, 1) && pt_df_fifo_can_write(out, 1);
@@ -108,7 +106,7 @@ void df_jpeg_idct(void *arg)
 			pt_df_fifo_release(in, 1);
 			pt_df_fifo_commit(out, 1);
 		}
-		df_codec_fired(g, a, "idct", ok);
+		df_codec_fired(g, a, "idct", ok, (uintptr_t)arg & 1u);
 	}
 }
 
@@ -118,7 +116,6 @@ void df_jpeg_cc(void *arg)
 	struct pt_df_fifo *in = pt_df_fifo_find("jpeg", "pix");
 	const uint8_t *s = df_jpeg_stream;
 	uint32_t mcus = (le16(s + 6) / 8) * (le16(s + 4) / 8);
-	(void)arg;
 	df_codec_bind("jpeg", "cc", &g, &a);
 	for (;;) {
 		bool ok = pt_df_fifo_can_read(in, 1);
@@ -140,6 +137,6 @@ void df_jpeg_cc(void *arg)
 			if (++want_mcu == mcus)
 				want_mcu = 0, want_pass++;
 		}
-		df_codec_fired(g, a, "cc", ok);
+		df_codec_fired(g, a, "cc", ok, (uintptr_t)arg & 1u);
 	}
 }

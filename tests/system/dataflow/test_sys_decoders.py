@@ -16,15 +16,16 @@ import yaml
 from partita.run.run import RunResult
 from partita.subsys.dataflow import codecs
 
-HERE = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[3]
+CONFIGS = ROOT / "apps" / "dataflow" / "configs"
 HEX = re.compile(r"\b(pjpg|ph64) 0 (\d+) (\d+) ([0-9a-f]+)$")
 SUM = re.compile(r"\b(pjpg|ph64) sum (\d+) (\d+) ([0-9a-f]{8})$")
 VARIANTS = [("sts", "scan"), ("sts", "bitmap"), ("dys", "scan"), ("dys", "bitmap")]
 
 
 def variant(base: str, mode: str, tsm: str, where: Path) -> Path:
-    """tests/system/dataflow/<base>.yaml with every application's mode and the TSM set."""
-    doc: dict[str, Any] = yaml.safe_load((HERE / f"{base}.yaml").read_text())
+    """apps/dataflow/configs/<base>.yaml with every application's mode and the TSM set."""
+    doc: dict[str, Any] = yaml.safe_load((CONFIGS / f"{base}.yaml").read_text())
     for s in doc["schedulers"]:
         for a in s["tdm"]["apps"]:
             a["mode"] = mode

@@ -196,7 +196,29 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False,
         w.writeheader()
         w.writerows(fig13)
     _plot(out, rows)
+    _speedup(out, rows, jobs, quiet, executor)
     return path
+
+
+def _speedup(out: Path, rows: list[dict[str, Any]], jobs: int, quiet: bool,
+             executor: str | None) -> None:
+    """Part 2 (dataflow_speedup): the decoders' RTOS WCETs, the paper's Table 1 from every
+    application's WCETs (speedup.csv, speedup.png), the decoders on the short wheels
+    (throughput.csv)."""
+    from partita.experiments import dataflow_speedup as sp
+
+    boot = functools.partial(sp.boot_decoder, out=out)
+    res = map_work(boot, sp.wcet_items(), min(jobs, 2), "dataflow decoders", quiet, executor)
+    w = sp.decoder_wcets(res)
+    res += map_work(boot, sp.throughput_items(w), min(jobs, 2), "dataflow throughput", quiet,
+                    executor)
+    for name, table in (("speedup.csv", sp.table(rows, w)),
+                        ("throughput.csv", sp.throughput(res))):
+        with (out / name).open("w", newline="") as f:
+            wr = csv.DictWriter(f, fieldnames=list(table[0]))
+            wr.writeheader()
+            wr.writerows(table)
+    sp.plot(out, sp.table(rows, w))
 
 
 def _plot(out: Path, rows: list[dict[str, Any]]) -> None:
