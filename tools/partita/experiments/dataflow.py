@@ -202,23 +202,19 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False,
 
 def _speedup(out: Path, rows: list[dict[str, Any]], jobs: int, quiet: bool,
              executor: str | None) -> None:
-    """Part 2 (dataflow_speedup): the decoders' RTOS WCETs, the paper's Table 1 from every
-    application's WCETs (speedup.csv, speedup.png), the decoders on the short wheels
-    (throughput.csv)."""
+    """Part 2 (dataflow_speedup): the decoders' RTOS decisions (decoders.csv), the paper's
+    Table 1 from every application's WCETs (speedup.csv, speedup.png)."""
     from partita.experiments import dataflow_speedup as sp
 
-    boot = functools.partial(sp.boot_decoder, out=out)
-    res = map_work(boot, sp.wcet_items(), min(jobs, 2), "dataflow decoders", quiet, executor)
-    w = sp.decoder_wcets(res)
-    res += map_work(boot, sp.throughput_items(w), min(jobs, 2), "dataflow throughput", quiet,
-                    executor)
-    for name, table in (("speedup.csv", sp.table(rows, w)),
-                        ("throughput.csv", sp.throughput(res))):
+    res = map_work(functools.partial(sp.boot_decoder, out=out), sp.wcet_items(),
+                   min(jobs, 2), "dataflow decoders", quiet, executor)
+    tab = sp.table(rows, sp.decoder_wcets(res))
+    for name, t in (("decoders.csv", sp.decoder_rows(res)), ("speedup.csv", tab)):
         with (out / name).open("w", newline="") as f:
-            wr = csv.DictWriter(f, fieldnames=list(table[0]))
+            wr = csv.DictWriter(f, fieldnames=list(t[0]))
             wr.writeheader()
-            wr.writerows(table)
-    sp.plot(out, sp.table(rows, w))
+            wr.writerows(t)
+    sp.plot(out, tab)
 
 
 def _plot(out: Path, rows: list[dict[str, Any]]) -> None:

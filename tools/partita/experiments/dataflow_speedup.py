@@ -14,10 +14,10 @@ gain / (1 - r) (its time was 1 - r of the period): both are reported.
 W comes from measured runs: the synthetic applications of part 1 (StS: 10 tasks, 2..10
 FIFOs per task; DyS: 2..10 tasks x 2..10 FIFOs per task) and the two decoders (apps/dataflow/
 configs/df_jpeg.yaml, df_h264.yaml: 3 tasks on 2 cpus, 6 tasks on 2 cpus) under StS and DyS,
-the worst RTOS_SLOT cost over both cpus. Then the decoders are booted with the short wheel
-itself - period = W_scan / r, the RTOS slot W_scan (scan TSM) or W_bitmap (bitmap TSM), DyS,
-the rest application time - and their decoded units per millisecond measured, so the
-computed gain is checked against a run (a firing then spans many slots).
+the worst RTOS_SLOT cost over both cpus. (Booting the decoders on such short wheels
+themselves - a period of ~9,000 cycles at 10:90 - does not measure this gain: a firing of
+~30,000 cycles spans many slots, and the slot in which it ends idles after it, so the decoded
+units per cycle move by more than the gain; docs/dataflow.md.)
 """
 
 from __future__ import annotations
@@ -38,50 +38,28 @@ PAPER_TABLE1 = {  # the paper's Table 1: (10:90, 20:80), ranges as (low, high) %
     "jpeg": ((2.3, 2.3), (4.6, 4.6)), "h264": ((3.8, 3.8), (7.5, 7.5))}
 PAPER_REDUCTION = {"jpeg": 1.3, "h264": 1.6}
 SKIP_DECISIONS = 4     # boot and the round in which actors bind
-THROUGHPUT_RUN_MS = 12
-# The short wheels' slots are a few hundred cycles and a slot is at least 1000 ns: under
-# icount shift 1 a cycle (instruction) is 2 ns. Costs and rates are counted in cycles.
-THROUGHPUT_ICOUNT_SHIFT = 1
 
 
-def decoder_config(dec: str, mode: str, tsm: str, *, rtos_ns: int | None = None,
-                   app_ns: int | None = None, strict: bool = True,
-                   run_ms: int | None = None) -> dict[str, Any]:
-    """The decoder's configuration with every application's mode and the TSM set, and
-    optionally the wheel's slots (ns) and the run's length. `strict`: the actors' arg 1 (a
-    firing fits its slot; an ineligible task that runs is an error line)."""
+def decoder_config(dec: str, mode: str, tsm: str) -> dict[str, Any]:
+    """The decoder's configuration with every application's mode and the TSM set."""
     base, _ = DECODERS[dec]
     doc: dict[str, Any] = yaml.safe_load((CONFIGS / f"{base}.yaml").read_text())
     for s in doc["schedulers"]:
-        tdm = s["tdm"]
-        for a in tdm["apps"]:
+        for a in s["tdm"]["apps"]:
             a["mode"] = mode
-        if rtos_ns is not None and app_ns is not None:
-            tdm.pop("rtos_slot_us", None)
-            tdm["rtos_slot_ns"] = rtos_ns
-            tdm["slots"] = [{"app": sl["app"], "length_ns": app_ns} for sl in tdm["slots"]]
-            doc["icount_shift"] = THROUGHPUT_ICOUNT_SHIFT
-    for t in doc["threads"]:
-        t["arg"] = 1 if strict else 0
     doc["dataflow"]["tsm"] = tsm
-    if run_ms is not None:
-        doc["run_for_ms"] = run_ms
-    doc["name"] = f"{base}_{mode}_{tsm}" + ("" if rtos_ns is None else f"_r{rtos_ns}_a{app_ns}")
+    doc["name"] = f"{base}_{mode}_{tsm}"
     return doc
 
 
-def boot_decoder(item: tuple[Any, ...], out: Path) -> dict[str, Any]:
-    """item = (dec, mode, tsm, rtos_cycles | None, app_cycles | None): one boot; its RTOS
-    decision costs (per cpu) and the times (cycles) of the last actor's firings."""
+def boot_decoder(item: tuple[str, str, str], out: Path) -> dict[str, Any]:
+    """item = (decoder, mode, tsm): one boot; its RTOS decisions' costs per cpu (cycles) and
+    its last actor's firings."""
     from partita.run.run import run_config
     from partita.trace.events import DataflowEv
 
-    dec, mode, tsm, rtos_c, app_c = item
-    short = rtos_c is not None
-    ns = (lambda c: c << THROUGHPUT_ICOUNT_SHIFT) if short else (lambda c: c)
-    doc = decoder_config(dec, mode, tsm, rtos_ns=ns(rtos_c) if short else None,
-                         app_ns=ns(app_c) if short else None, strict=not short,
-                         run_ms=THROUGHPUT_RUN_MS if short else None)
+    dec, mode, tsm = item
+    doc = decoder_config(dec, mode, tsm)
     cfg = out / "configs" / f"{doc['name']}.yaml"
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text(yaml.safe_dump(doc, sort_keys=False, width=200))
@@ -93,48 +71,42 @@ def boot_decoder(item: tuple[Any, ...], out: Path) -> dict[str, Any]:
             raise RuntimeError(f"{cfg}: {type(e).__name__}: {e}") from None
         if not r.ok or r.area is None or r.timeline is None:
             raise RuntimeError(f"{cfg}: {r.describe()}")
-        log = (tmp / "print.log").read_text()
-        errors = [ln for ln in log.splitlines() if "df: error" in ln]
+        errors = [ln for ln in (tmp / "print.log").read_text().splitlines()
+                  if "df: error" in ln]
         if errors:
             raise RuntimeError(f"{cfg}: {errors[0]}")
         last = r.timeline.tid_of(DECODERS[dec][1])
         costs: dict[int, list[int]] = {}
-        fires: list[int] = []
+        fires = 0
         for ring in r.area.rings:
             recs = ring.records
             dec_recs = recs[recs["type"] == DataflowEv.RTOS_SLOT]
-            costs[ring.cpu] = [int(x["arg0"]) & 0xffffffff
-                               for x in dec_recs[SKIP_DECISIONS:]]
-            f = recs[(recs["type"] == DataflowEv.FIRE) & (recs["tid"] == last)]
-            fires += [int(x["ts"]) for x in f]
-        end = (int(doc["run_for_ms"]) * 10**6) >> int(doc["icount_shift"])
-        return {"dec": dec, "mode": mode, "tsm": tsm, "rtos_cycles": rtos_c,
-                "app_cycles": app_c, "costs": costs, "fires": sorted(fires), "end_cycles": end}
+            costs[ring.cpu] = [int(x["arg0"]) & 0xffffffff for x in dec_recs[SKIP_DECISIONS:]]
+            fires += int(((recs["type"] == DataflowEv.FIRE) & (recs["tid"] == last)).sum())
+        return {"dec": dec, "mode": mode, "tsm": tsm, "costs": costs, "units": fires}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def wcet_items() -> list[tuple[Any, ...]]:
-    return [(d, m, t, None, None) for d in DECODERS for m in ("sts", "dys")
-            for t in ("scan", "bitmap")]
+def wcet_items() -> list[tuple[str, str, str]]:
+    return [(d, m, t) for d in DECODERS for m in ("sts", "dys") for t in ("scan", "bitmap")]
 
 
 def decoder_wcets(res: list[dict[str, Any]]) -> dict[tuple[str, str, str], int]:
     """(dec, mode, tsm) -> the worst RTOS decision over both cpus."""
     return {(r["dec"], r["mode"], r["tsm"]): max(max(c) for c in r["costs"].values() if c)
-            for r in res if r["rtos_cycles"] is None}
+            for r in res}
 
 
-def throughput_items(w: dict[tuple[str, str, str], int]) -> list[tuple[Any, ...]]:
-    """The short-wheel boots: per decoder and ratio, the slot sized to the scan's WCET (scan
-    TSM) and to the bitmap's (bitmap TSM), the same period; DyS."""
+def decoder_rows(res: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """decoders.csv: per decoder, mode, TSM and cpu, the RTOS decisions' worst / best / mean
+    cost (cycles) and the units decoded in the run."""
     out = []
-    for d in DECODERS:
-        ws, wb = w[(d, "dys", "scan")], w[(d, "dys", "bitmap")]
-        for r in RATIOS:
-            period = round(ws / r)
-            out.append((d, "dys", "scan", ws, period - ws))
-            out.append((d, "dys", "bitmap", wb, period - wb))
+    for r in res:
+        for cpu, c in sorted(r["costs"].items()):
+            out.append({"decoder": r["dec"], "mode": r["mode"], "tsm": r["tsm"], "cpu": cpu,
+                        "decisions": len(c), "worst_cycles": max(c), "min_cycles": min(c),
+                        "mean_cycles": round(sum(c) / len(c), 1), "units": r["units"]})
     return out
 
 
@@ -172,37 +144,6 @@ def table(rows: list[dict[str, Any]], w: dict[tuple[str, str, str], int]
     return out
 
 
-def throughput(res: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """throughput.csv: per decoder and ratio, decoded units per million cycles with each slot
-    sizing (from the first quarter of the run on), the measured gain beside the computed
-    one."""
-    runs = {(r["dec"], r["tsm"], r["rtos_cycles"] + r["app_cycles"]): r for r in res
-            if r["rtos_cycles"] is not None}
-    out = []
-    for (d, tsm, period), r in sorted(runs.items()):
-        if tsm != "scan":
-            continue
-        b = runs.get((d, "bitmap", period))
-        if b is None:
-            continue
-
-        def rate(x: dict[str, Any]) -> float:
-            start = x["end_cycles"] // 4
-            n = sum(1 for t in x["fires"] if t >= start)
-            return n / ((x["end_cycles"] - start) / 1e6)
-
-        rs, rb = rate(r), rate(b)
-        ratio = r["rtos_cycles"] / period
-        computed = 100 * ratio * (1 - b["rtos_cycles"] / r["rtos_cycles"]) / (1 - ratio)
-        out.append({"decoder": d, "ratio": f"{round(100 * ratio)}:{round(100 - 100 * ratio)}",
-                    "period_cycles": period, "rtos_scan_cycles": r["rtos_cycles"],
-                    "rtos_bitmap_cycles": b["rtos_cycles"], "units_per_mcycle_scan": round(rs, 2),
-                    "units_per_mcycle_bitmap": round(rb, 2),
-                    "measured_gain_pct": round(100 * (rb / rs - 1), 2) if rs else 0.0,
-                    "computed_throughput_gain_pct": round(computed, 2)})
-    return out
-
-
 def plot(out: Path, tab: list[dict[str, Any]]) -> None:
     """speedup.png: the gain per application at both ratios, with the paper's Table 1."""
     from matplotlib.figure import Figure
@@ -215,7 +156,7 @@ def plot(out: Path, tab: list[dict[str, Any]]) -> None:
                "jpeg"),
               ("H.264", [r for r in tab if r["application"] == "h264" and r["mode"] == "dys"],
                "h264")]
-    for gi, (label, rs, key) in enumerate(groups):
+    for gi, (_label, rs, key) in enumerate(groups):
         for ri, r in enumerate(RATIOS):
             col = f"gain_{round(100 * r)}_pct"
             vals = [x[col] for x in rs]
