@@ -161,13 +161,14 @@ def plot(out: Path, tab: list[dict[str, Any]]) -> None:
             col = f"gain_{round(100 * r)}_pct"
             vals = [x[col] for x in rs]
             x = gi * 3 + ri
-            ax.vlines(x, min(vals), max(vals), lw=8, color=f"C{ri}",
-                      label=f"Partita {round(100 * r)}:{round(100 - 100 * r)}" if gi == 0 else None)
-            ax.plot([x], [max(vals)], "_", color=f"C{ri}", ms=14)
-            lo, hi = PAPER_TABLE1[key][ri]
-            ax.vlines(x + 0.3, lo, hi if hi > lo else lo + 0.05, lw=4, color="grey",
-                      label="paper (Table 1)" if gi == 0 and ri == 0 else None)
+            lo, hi = min(vals), max(vals)
+            ax.bar(x - 0.15, max(hi - lo, 0.15), 0.3, lo, color=f"C{ri}",
+                   label=f"Partita {round(100 * r)}:{round(100 - 100 * r)}" if gi == 0 else None)
+            plo, phi = PAPER_TABLE1[key][ri]
+            ax.bar(x + 0.15, max(phi - plo, 0.15), 0.3, plo, color="grey",
+                   label="paper (Table 1)" if gi == 0 and ri == 0 else None)
     ax.set_xticks([gi * 3 + 0.5 for gi in range(4)], [g[0] for g in groups])
+    ax.set_ylim(bottom=0)
     ax.set_ylabel("gain, % of the period")
     ax.set_title("system speed-up with the RTOS slot sized to the bitmap TSM's WCET")
     ax.grid(alpha=0.3, axis="y")
