@@ -4,7 +4,7 @@ PARTITA := $(VENV)/bin/partita
 PYTEST := $(VENV)/bin/pytest
 CONFIG ?= configs/demo.yaml
 
-.PHONY: all setup run test unit lint pytest cachesim bench bench-docs bench-net kernel lock clean fuzz fuzz-kernel fuzz-host limits-header trace-events soak
+.PHONY: all setup run test unit lint pytest cachesim qemu-dev qemu-dev-if-used clean-qemu bench bench-docs bench-net kernel lock clean uk bench-uk fuzz fuzz-kernel fuzz-host limits-header trace-events soak
 
 all: run
 
@@ -26,13 +26,34 @@ lint: setup
 	$(VENV)/bin/ruff check tools tests
 	$(VENV)/bin/python -m partita.layers
 
-pytest: setup
+pytest: setup qemu-dev-if-used
 	$(PYTEST) -q -n 2 tests/python tests/system
+
+# QEMU 7.2 built from Debian's source package with Partita's device models
+# (platform/qemu-virt/devices/, GPL-2.0-or-later): build/qemu/bin/qemu-system-riscv64, once
+# (10-25 min cold on 2 cores, docs/devices.md; instant while the device sources are unchanged).
+# `partita run` uses it only for a configuration that declares an emulated device (and builds
+# it if needed).
+qemu-dev: setup
+	@scripts/qemu-dev.sh
+
+# Before the tests, only when a configuration or test of the suite uses an emulated device (a
+# `backend: device` section, a test that asks for device_qemu(), or the fp implementations of
+# tests/system/conftest.py, FP_IMPL_BACKEND, which include the device).
+QEMU_DEV_USERS = $(shell grep -rlE '^[[:space:]]*backend:[[:space:]]*device\b|device_qemu|FP_IMPL_BACKEND' \
+	configs tests/system --include='*.yaml' --include='*.py' 2>/dev/null)
+qemu-dev-if-used: setup
+	@if [ -n "$(strip $(QEMU_DEV_USERS))" ]; then scripts/qemu-dev.sh; fi
 
 # The cache-model QEMU plugin (tools/cachesim, MIT): build/cachesim/libcachesim.so. `partita
 # run --model cachesim` (or a cache_model: section) calls this itself when the plugin is stale.
 cachesim:
 	$(MAKE) -s -C tools/cachesim OUT=$(CURDIR)/build/cachesim
+
+# The user-level kernel (brief 3, docs/proxy-kernel.md): build/uk/uk, a host program.
+# `partita run CFG --uk` builds it itself when it is stale.
+uk:
+	$(MAKE) -s -C uk OUT=$(CURDIR)/build/uk
 
 # Long fuzzing campaigns (not part of `make test`, which runs bounded versions of the same
 # properties). fuzz-host: hypothesis on `partita config` (mutated YAML; a sample of accepted
@@ -69,6 +90,11 @@ fuzz-kernel: setup
 bench: setup
 	$(PARTITA) bench --out out/bench
 
+# The proxy kernel's Table I (docs/proxy-kernel.md): out/bench/uk.json and uk.md; boots QEMU
+# with the user-level kernel beside it (host figures depend on host load).
+bench-uk: setup
+	$(VENV)/bin/python -m partita.subsys.uk.bench --out out/bench
+
 # The same, then docs/benchmarks.md and configs/overheads/kernel.json (the kernel costs that
 # `partita analyze` charges by default) are rewritten from this run: commit them on purpose.
 bench-docs: setup
@@ -90,5 +116,10 @@ lock: setup
 kernel: setup
 	$(PARTITA) build $(CONFIG)
 
+# build/qemu (QEMU with Partita's devices, 10-25 min to rebuild) survives `clean`: clean-qemu.
 clean:
-	rm -rf build out
+	rm -rf out
+	if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name qemu -exec rm -rf {} +; fi
+
+clean-qemu:
+	rm -rf build/qemu

@@ -19,7 +19,12 @@ PT_TRACE ?= 1
 # PT_ASSERTS=0 compiles the core's invariant checks (PT_ASSERT, kernel/core/kernel.h) out; the
 # lean "tracing off" image drops them with the trace, every tested image keeps them.
 PT_ASSERTS ?= $(PT_TRACE)
-CFLAGS := $(CFLAGS_MARCH) -DPT_TRACE=$(PT_TRACE) -DPT_ASSERTS=$(PT_ASSERTS) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
+# PT_SPM_MUTANT=n builds one of the deliberate SPM protocol bugs of subsys/spm/spm.h for the
+# mutation check of the soundness tests (PARTITA_MAKE_VARS=PT_SPM_MUTANT=n, built in
+# build/<name>-PT_SPM_MUTANTn); 0 = none (every other build).
+PT_SPM_MUTANT ?= 0
+CFLAGS := $(CFLAGS_MARCH) -DPT_TRACE=$(PT_TRACE) -DPT_ASSERTS=$(PT_ASSERTS) \
+	-DPT_SPM_MUTANT=$(PT_SPM_MUTANT) -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
 	-fno-common -fno-stack-protector -fno-pic -fno-pie -fno-jump-tables \
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns \
 	-Ikernel/include -Ikernel -MMD -MP
@@ -30,7 +35,10 @@ CFLAGS += -DPT_HAL_INLINE -Iarch/riscv64/include
 CFLAGS += $(addprefix -I,$(wildcard subsys/*/include))
 ASFLAGS := $(ARCHFLAGS) -Ikernel/include -Ikernel -MMD -MP
 LDSCRIPT := arch/riscv64/kernel.ld
-LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
+# The multilib is chosen by the plain -march=rv64imac: with the _zicsr_zifencei suffix GCC 12
+# matches no multilib and returns the default (hard-float) libgcc, which has no soft-float
+# routines, so no application could use floating point.
+LIBGCC := $(shell $(CC) -march=rv64imac -mabi=lp64 -print-libgcc-file-name)
 
 # The subsystems this configuration uses (PT_SUBSYS, written by partita config): only their
 # folders are compiled and linked; each registers itself (<partita/subsys.h>).
@@ -42,8 +50,9 @@ LIBGCC := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
 # (plain `make -f mk/kernel.mk`), every in-tree application is linked.
 APP_DIRS := apps/automotive apps/bench apps/coloring apps/examples apps/lib
 -include $(BUILD)/apps.mk
+# platform/qemu-virt/devices/ is QEMU's code (device models built into build/qemu), not the kernel's.
 SRCS := $(shell find kernel arch/riscv64 platform/qemu-virt $(addprefix subsys/,$(PT_SUBSYS)) \
-	-name '*.c' -o -name '*.S' | sort)
+	-path platform/qemu-virt/devices -prune -o \( -name '*.c' -o -name '*.S' \) -print | sort)
 APP_SRCS := $(shell find $(APP_DIRS) -name '*.c' -o -name '*.S' | grep -v '/configs/' | sort)
 OBJ := $(BUILD)/obj
 OBJS := $(patsubst %,$(OBJ)/%.o,$(SRCS) $(filter-out /%,$(APP_SRCS))) \

@@ -41,6 +41,12 @@ test_svc_ring_SRCS := kernel/svc/ring.c kernel/svc/console.c
 test_svc_lock_SRCS := kernel/svc/lock.c kernel/svc/wait.c
 test_svc_lifecycle_SRCS := kernel/svc/svc.c kernel/svc/wait.c
 test_cachesim_SRCS := tools/cachesim/cache_model.c
+# coproc/: the coprocessor interface (subsys/coproc) with a fake service and the scheduler
+# service (kernel/sched/offload/schedsvc.c)
+OFFLOAD_SRCS := kernel/sched/offload/offload.c kernel/sched/offload/schedsvc.c
+COPROC_SRCS := subsys/coproc/coproc.c kernel/svc/ring.c kernel/svc/lock.c kernel/svc/wait.c \
+	$(SCHED_SRCS) $(OFFLOAD_SRCS) tests/unit/sched/policy_services.c
+test_coproc_SRCS := $(COPROC_SRCS)
 # core/test_core: the job and dispatch logic of kernel/core (the real scheduler core, job and
 # time code, policies and trace writer) against the fake HAL
 CORE_SRCS := kernel/core/sched_core.c kernel/core/job.c kernel/core/time.c kernel/core/irq.c \
@@ -97,7 +103,7 @@ CROSS_CC ?= riscv64-unknown-elf-gcc
 CROSS_NM ?= riscv64-unknown-elf-nm
 CROSS_FLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -std=c11 -Wall -Wextra \
 	-Werror -ffreestanding -nostdlib -Ikernel/include -Ikernel
-KERNEL_PORTABLE := $(SCHED_SRCS) $(MM_SRCS) $(TRACE_SRCS) $(SVC_SRCS)
+KERNEL_PORTABLE := $(SCHED_SRCS) $(OFFLOAD_SRCS) subsys/coproc/coproc.c $(MM_SRCS) $(TRACE_SRCS) $(SVC_SRCS)
 freestanding:
 	@if ! command -v $(CROSS_CC) >/dev/null; then echo "freestanding: $(CROSS_CC) missing, skipped"; exit 0; fi; \
 	set -e; d=$(OUT)/cross; mkdir -p $$d; bad=0; \

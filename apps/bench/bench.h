@@ -59,6 +59,9 @@ enum bench_op {
 struct bench_stat {
 	uint64_t min, max;
 	uint32_t n, skip;
+	/* mean and standard deviation on the host; cp_sum: cycles the coprocessor harts were
+	 * awake during the samples (0 without a scheduler coprocessor, docs/offload.md) */
+	uint64_t sum, sumsq, cp_sum;
 };
 
 /* Shared by every benchmark thread (user window data: same pages in every partition). */
@@ -68,7 +71,8 @@ struct bench_shared {
 	struct bench_stat stat[OP_COUNT];
 	int driver_tid;
 	int sem, sem_reply, mq;     /* object ids, created once per boot */
-	int variant_user;
+	int variant_user;           /* 0 kernel, 1 user, 2 the FreeRTOS API (compat/bench/freertos) */
+	uint64_t cp0;               /* coprocessor harts' awake cycles at the last settle */
 };
 extern struct bench_shared bench;
 
@@ -79,10 +83,14 @@ static inline __attribute__((always_inline)) uint64_t bench_now(void)
 	return c;
 }
 
-/* Timestamp just before the measured call: read and publish in two instructions. */
+uint64_t bench_coproc_busy(void);
+
+/* Timestamp just before the measured call: read and publish in two instructions (the
+ * coprocessor counter before it, outside the window). */
 static inline __attribute__((always_inline)) void bench_start(void)
 {
 	uint64_t c;
+	bench.cp0 = bench_coproc_busy();
 	__asm__ volatile("rdcycle %0\n\tsd %0, 0(%1)" : "=&r"(c) : "r"(&bench.t0) : "memory");
 }
 

@@ -1,5 +1,23 @@
 /* Benchmark plumbing: samples, console lines, filler threads, the drivers' entry points. */
 #include "bench.h"
+#include <partita/coproc.h>
+
+/* The coprocessors of an image that has them (subsys/coproc); weak: most images do not. */
+#pragma weak pt_coprocs
+#pragma weak pt_ncoprocs
+
+/* Cycles the coprocessor harts have been awake so far (kernel variant only: the counters
+ * are kernel memory). Under QEMU's icount the harts take turns, so this is the share of a
+ * measured window that the application hart spent waiting for a coprocessor. */
+uint64_t bench_coproc_busy(void)
+{
+	if (bench.variant_user || !&pt_ncoprocs || !pt_coprocs)
+		return 0;
+	uint64_t b = 0;
+	for (uint32_t i = 0; i < pt_ncoprocs; i++)
+		b += __atomic_load_n(&pt_coprocs[i]->busy_cycles, __ATOMIC_RELAXED);
+	return b;
+}
 
 struct bench_shared bench;
 
@@ -37,6 +55,9 @@ void bench_record(enum bench_op op, uint64_t t1)
 	if (!s->n || d > s->max)
 		s->max = d;
 	s->n++;
+	s->sum += d;
+	s->sumsq += d * d;
+	s->cp_sum += bench_coproc_busy() - bench.cp0;
 }
 
 void bench_reset(void)
@@ -44,6 +65,7 @@ void bench_reset(void)
 	for (int i = 0; i < OP_COUNT; i++) {
 		bench.stat[i].n = 0;
 		bench.stat[i].min = bench.stat[i].max = 0;
+		bench.stat[i].sum = bench.stat[i].sumsq = bench.stat[i].cp_sum = 0;
 		bench.stat[i].skip = BENCH_WARMUP;
 	}
 }
@@ -92,11 +114,12 @@ void bench_measure_overhead(void)
 void bench_report(enum bench_op op, unsigned threads)
 {
 	const struct bench_stat *s = &bench.stat[op];
-	char b[128];
+	char b[224];
 	int n = 0;
 	pt_ufmt_str(b, &n, "BENCH ");
 	pt_ufmt_str(b, &n, op_names[op]);
-	pt_ufmt_str(b, &n, bench.variant_user ? " user threads=" : " kernel threads=");
+	pt_ufmt_str(b, &n, bench.variant_user == 2 ? " freertos threads="
+			   : bench.variant_user ? " user threads=" : " kernel threads=");
 	pt_ufmt_u64(b, &n, threads);
 	pt_ufmt_str(b, &n, op_dispatch[op] ? " dispatch=1 min=" : " dispatch=0 min=");
 	pt_ufmt_u64(b, &n, s->min);
@@ -104,6 +127,12 @@ void bench_report(enum bench_op op, unsigned threads)
 	pt_ufmt_u64(b, &n, s->max);
 	pt_ufmt_str(b, &n, " n=");
 	pt_ufmt_u64(b, &n, s->n);
+	pt_ufmt_str(b, &n, " sum=");
+	pt_ufmt_u64(b, &n, s->sum);
+	pt_ufmt_str(b, &n, " sumsq=");
+	pt_ufmt_u64(b, &n, s->sumsq);
+	pt_ufmt_str(b, &n, " cp=");
+	pt_ufmt_u64(b, &n, s->cp_sum);
 	b[n++] = '\n';
 	pt_console_write(b, (size_t)n);
 }

@@ -71,6 +71,21 @@
 #ifndef configUSE_TASK_NOTIFICATIONS
 #define configUSE_TASK_NOTIFICATIONS 1
 #endif
+#ifndef configTASK_NOTIFICATION_ARRAY_ENTRIES
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 1
+#endif
+#ifndef configTOTAL_HEAP_SIZE
+#define configTOTAL_HEAP_SIZE ((size_t)(64 * 1024)) /* pvPortMalloc's budget (docs/compat.md) */
+#endif
+#ifndef configMESSAGE_BUFFER_LENGTH_TYPE
+#define configMESSAGE_BUFFER_LENGTH_TYPE size_t
+#endif
+#ifndef configUSE_DAEMON_TASK_STARTUP_HOOK
+#define configUSE_DAEMON_TASK_STARTUP_HOOK 0
+#endif
+#ifndef INCLUDE_xTaskAbortDelay
+#define INCLUDE_xTaskAbortDelay 1
+#endif
 #ifndef configMAX_TASK_NAME_LEN
 #define configMAX_TASK_NAME_LEN 16
 #endif
@@ -123,27 +138,36 @@
 #if defined(configENABLE_TRUSTZONE) && configENABLE_TRUSTZONE
 #error "configENABLE_TRUSTZONE: Partita runs on RISC-V, which has no TrustZone"
 #endif
-#if configCHECK_FOR_STACK_OVERFLOW != 0
-#error "configCHECK_FOR_STACK_OVERFLOW: every Partita stack has a guard page, so an overflow is caught by the MMU (a user thread is stopped, a kernel thread panics naming it) and vApplicationStackOverflowHook is never called: set it to 0 (docs/compat.md)"
+#if configCHECK_FOR_STACK_OVERFLOW < 0 || configCHECK_FOR_STACK_OVERFLOW > 2
+#error "configCHECK_FOR_STACK_OVERFLOW: 0, 1 or 2 (docs/compat.md)"
 #endif
 #if (1000000000u % (configTICK_RATE_HZ)) != 0
 #error "configTICK_RATE_HZ must divide 10^9: Partita's clock counts nanoseconds and a tick that is not a whole number of them would drift"
 #endif
-#if (configMAX_PRIORITIES) < 1 || (configMAX_PRIORITIES) + (configPARTITA_PRIORITY_CEILING) > 255
-#error "configMAX_PRIORITIES: FreeRTOS priorities 0 .. configMAX_PRIORITIES-1 map onto native levels configPARTITA_PRIORITY_CEILING+1 .. 255"
+#if (configMAX_PRIORITIES) < 1 || (configMAX_PRIORITIES) + (configPARTITA_PRIORITY_CEILING) + 2 > 255
+#error "configMAX_PRIORITIES: FreeRTOS priorities 0 .. configMAX_PRIORITIES-1 map onto native levels configPARTITA_PRIORITY_CEILING+3 .. 255 (the ceiling, the interrupt level and the scheduler-suspension level above them)"
 #endif
 #if configSUPPORT_STATIC_ALLOCATION == 0 && configSUPPORT_DYNAMIC_ALLOCATION == 0
 #error "configSUPPORT_STATIC_ALLOCATION and configSUPPORT_DYNAMIC_ALLOCATION are both 0"
 #endif
 /* ---- parts of the API not written yet (docs/compat.md, "Not yet implemented") ---- */
-#if configUSE_TICK_HOOK
-#error "configUSE_TICK_HOOK: the tick hook is not implemented on Partita yet (docs/compat.md)"
-#endif
 #if configUSE_TIMERS
-#error "configUSE_TIMERS: software timers are not implemented on Partita yet (docs/compat.md)"
+#ifndef configTIMER_TASK_PRIORITY
+#error "configUSE_TIMERS needs configTIMER_TASK_PRIORITY (as FreeRTOS)"
 #endif
-#if configUSE_QUEUE_SETS
-#error "configUSE_QUEUE_SETS: queue sets are not implemented on Partita yet (docs/compat.md)"
+#ifndef configTIMER_QUEUE_LENGTH
+#error "configUSE_TIMERS needs configTIMER_QUEUE_LENGTH (as FreeRTOS)"
+#endif
+#ifndef configTIMER_TASK_STACK_DEPTH
+#error "configUSE_TIMERS needs configTIMER_TASK_STACK_DEPTH (as FreeRTOS)"
+#endif
+#endif
+#ifndef configPARTITA_MAX_TIMERS
+#define configPARTITA_MAX_TIMERS 16 /* the pool of xTimerCreate */
+#endif
+
+#if defined(configUSE_CO_ROUTINES) && configUSE_CO_ROUTINES
+#error "configUSE_CO_ROUTINES: co-routines (croutine.h) are not implemented on Partita (docs/compat.md)"
 #endif
 
 /* ---- portable types (RV64: the register width, as FreeRTOS's RISC-V port) ---- */
@@ -170,6 +194,33 @@ typedef uint64_t TickType_t;
 #define portSTACK_GROWTH (-1)
 #define portPOINTER_SIZE_TYPE uintptr_t
 #define portNOP() __asm__ volatile("nop")
+#define portCHAR char
+#define portFLOAT float
+#define portDOUBLE double
+#define portLONG long
+#define portSHORT short
+/* Floating point: Partita builds for rv64imac (no FPU registers to save): compiled code uses
+ * software floating point, so every task may use it and nothing needs declaring. */
+#define portTASK_USES_FLOATING_POINT()
+/* No TrustZone, hence no secure context (as FreeRTOS's non-secure ports) */
+#define portALLOCATE_SECURE_CONTEXT(ulSecureStackSize) ((void)(ulSecureStackSize))
+#ifndef configMINIMAL_SECURE_STACK_SIZE
+#define configMINIMAL_SECURE_STACK_SIZE 0
+#endif
+#define portTASK_FUNCTION_PROTO(vFunction, pvParameters) void vFunction(void *pvParameters)
+#define portTASK_FUNCTION(vFunction, pvParameters) void vFunction(void *pvParameters)
+#ifndef mtCOVERAGE_TEST_MARKER
+#define mtCOVERAGE_TEST_MARKER()
+#endif
+#ifndef mtCOVERAGE_TEST_DELAY
+#define mtCOVERAGE_TEST_DELAY()
+#endif
+#ifndef configMIN
+#define configMIN(a, b) (((a) < (b)) ? (a) : (b))
+#endif
+#ifndef configMAX
+#define configMAX(a, b) (((a) > (b)) ? (a) : (b))
+#endif
 
 /* ---- projdefs.h ---- */
 typedef void (*TaskFunction_t)(void *);
@@ -219,22 +270,30 @@ void vPortYield(void);
 #define portENABLE_INTERRUPTS() vPortExitCritical()
 #define portYIELD() vPortYield()
 #define portYIELD_WITHIN_API() vPortYield()
-#define portSET_INTERRUPT_MASK_FROM_ISR() ((UBaseType_t)0)
-#define portCLEAR_INTERRUPT_MASK_FROM_ISR(x) ((void)(x))
+UBaseType_t uxPortSetInterruptMaskFromISR(void);
+void vPortClearInterruptMaskFromISR(UBaseType_t x);
+#define portSET_INTERRUPT_MASK_FROM_ISR() uxPortSetInterruptMaskFromISR()
+#define portCLEAR_INTERRUPT_MASK_FROM_ISR(x) vPortClearInterruptMaskFromISR(x)
 #define portEND_SWITCHING_ISR(x) ((void)(x))
+/* An interrupt here is the world's interrupt context, a thread above every task of the world
+ * (docs/compat.md, "Interrupts"): a task its calls make ready runs when it returns to its
+ * wait, so there is nothing left for a yield from an ISR to do. */
 #define portYIELD_FROM_ISR(x) ((void)(x))
 
 /* ---- static allocation buffers: opaque, sized for the layer's own objects ---- */
 typedef struct xSTATIC_TCB {
-	uint64_t pvDummy[12];
+	uint64_t pvDummy[20 + (configTASK_NOTIFICATION_ARRAY_ENTRIES)];
 } StaticTask_t;
 typedef struct xSTATIC_QUEUE {
-	uint64_t pvDummy[6];
+	uint64_t pvDummy[7];
 } StaticQueue_t;
 typedef StaticQueue_t StaticSemaphore_t;
 
 /* ---- the heap: FreeRTOS's pvPortMalloc over the partition's colored heap ---- */
 void *pvPortMalloc(size_t xWantedSize);
 void vPortFree(void *pv);
+size_t xPortGetFreeHeapSize(void);
+size_t xPortGetMinimumEverFreeHeapSize(void);
+void vPortInitialiseBlocks(void);
 
 #endif

@@ -4,7 +4,9 @@
  * freertos_main_entry (docs/compat.md, "Configuration"): it raises itself to the world's
  * ceiling, calls the application's main(), and main's vTaskStartScheduler lets the tasks run.
  */
+#include <partita/config.h> /* PT_KIND_APERIODIC */
 #include <partita/heap.h>
+#include <partita/sync.h>
 #include "fr_internal.h"
 #include "lib/ufmt.h"
 
@@ -38,6 +40,11 @@ TaskHandle_t fr_current(void)
 	return t && t->tid == tid ? t : 0;
 }
 
+TaskHandle_t fr_idle_task(void)
+{
+	return &main_rec;
+}
+
 TaskHandle_t fr_registered(int slot)
 {
 	return by_slot[slot];
@@ -45,7 +52,10 @@ TaskHandle_t fr_registered(int slot)
 
 void fr_apply_priority(TaskHandle_t t)
 {
-	unsigned p = t->crit_nest ? fr_world.ceiling : fr_native_prio(t->priority);
+	unsigned p = t->crit_nest ? fr_world.ceiling
+		   : t->isr	  ? fr_world.ceiling + FR_ISR_OFFSET
+		   : t->susp_nest ? fr_world.ceiling + FR_SUSPEND_OFFSET
+				  : fr_native_prio(t->priority);
 	pt_thread_set_priority(t == fr_current() ? 0 : t->tid, p);
 }
 
@@ -59,7 +69,7 @@ void fr_world_init(uint32_t ceiling)
 	fr_world.ready = 1;
 	/* a tick must be a whole number of cycles, or tick time would drift from the clock */
 	configASSERT(fr_world.tick_cycles > 0 && (fr_world.tick_cycles << shift) == tick_ns);
-	configASSERT(ceiling + (configMAX_PRIORITIES) < PT_PRIO_LEVELS);
+	configASSERT(ceiling + FR_SUSPEND_OFFSET + (configMAX_PRIORITIES) < PT_PRIO_LEVELS);
 }
 
 uint64_t fr_ticks64(void)
@@ -74,6 +84,12 @@ static uint64_t tick_start_cycles(uint64_t tick)
 
 uint64_t fr_timeout_ns(TickType_t ticks)
 {
+	if (ticks != 0) {
+		/* a blocking call: never from the interrupt context (FreeRTOS: undefined; here
+		 * an assert), and the point where FreeRTOS checks the stack of a task leaving */
+		configASSERT(!fr_in_isr());
+		fr_stack_check();
+	}
 	if (ticks == portMAX_DELAY)
 		return PT_WAIT_FOREVER;
 	if (ticks == 0)
@@ -81,6 +97,50 @@ uint64_t fr_timeout_ns(TickType_t ticks)
 	uint64_t now = pt_time_cycles();
 	uint64_t until = tick_start_cycles((now - fr_world.epoch_cycles) / fr_world.tick_cycles + ticks);
 	return (until - now) << pt_time_shift(); /* > 0: `until` is past the current tick */
+}
+
+uint64_t fr_deadline_cycles(TickType_t ticks)
+{
+	uint64_t ns = fr_timeout_ns(ticks);
+	if (ns == PT_WAIT_FOREVER)
+		return UINT64_MAX;
+	return pt_time_cycles() + (ns >> pt_time_shift());
+}
+
+uint64_t fr_remaining_ns(uint64_t deadline_cycles)
+{
+	if (deadline_cycles == UINT64_MAX)
+		return PT_WAIT_FOREVER;
+	uint64_t now = pt_time_cycles();
+	return deadline_cycles > now ? (deadline_cycles - now) << pt_time_shift() : PT_NO_WAIT;
+}
+
+bool fr_wait_prepare(TaskHandle_t t)
+{
+	if (t->wait_sem <= 0) {
+		int id = pt_sem_create(0, 1);
+		if (id < 0) {
+#if configUSE_MALLOC_FAILED_HOOK
+			vApplicationMallocFailedHook();
+#endif
+			return false;
+		}
+		t->wait_sem = id;
+	}
+	while (pt_sem_take(t->wait_sem, PT_NO_WAIT) == PT_OK) /* a stale wake */
+		;
+	return true;
+}
+
+int fr_wait(TaskHandle_t t, uint64_t timeout_ns)
+{
+	return pt_sem_take(t->wait_sem, timeout_ns);
+}
+
+void fr_wake(TaskHandle_t t)
+{
+	if (t && t->wait_sem > 0)
+		pt_sem_give(t->wait_sem);
 }
 
 void fr_sleep_until_tick(uint64_t tick)
@@ -106,8 +166,52 @@ void vPortExitCritical(void)
 
 void vPortYield(void)
 {
+	fr_stack_check();
 	pt_thread_yield();
 }
+
+/* taskENTER_CRITICAL_FROM_ISR: the interrupt context masks "interrupts" as a task does, by
+ * the ceiling; the returned mask is unused (nesting is counted). */
+UBaseType_t uxPortSetInterruptMaskFromISR(void)
+{
+	vPortEnterCritical();
+	return 0;
+}
+
+void vPortClearInterruptMaskFromISR(UBaseType_t x)
+{
+	(void)x;
+	vPortExitCritical();
+}
+
+bool fr_in_isr(void)
+{
+	TaskHandle_t t = fr_current();
+	return t && t->isr;
+}
+
+#if configCHECK_FOR_STACK_OVERFLOW
+/* The last FR_STACK_ZONE (1 KiB) of every task's stack: method 1 reports a stack pointer
+ * inside them, method 2 also a change of the pattern painted there at the task's start
+ * (tasks.c). Below them is the guard page, which stops the thread at a real overflow whatever
+ * the method; the hook sees a task that came within 1 KiB of it. */
+void fr_stack_check(void)
+{
+	TaskHandle_t t = fr_current();
+	if (!t || !t->stack_limit)
+		return;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	bool over = sp < t->stack_limit + FR_STACK_ZONE;
+#if configCHECK_FOR_STACK_OVERFLOW > 1
+	/* the zone's top 16 words: a stack growing into the zone writes them first */
+	const uint64_t *w = (const uint64_t *)(t->stack_limit + FR_STACK_ZONE) - 16;
+	for (unsigned i = 0; i < 16 && !over; i++)
+		over = w[i] != FR_STACK_PAINT;
+#endif
+	if (over)
+		vApplicationStackOverflowHook(t, t->name);
+}
+#endif
 
 static void put(char *b, int *k, const char *s)
 {
@@ -139,11 +243,30 @@ void vPartitaAssertFailed(const char *file, int line)
 		pt_thread_suspend(0);
 }
 
+/* The heap: blocks of the partition's colored heap (pt_malloc), within a budget of
+ * configTOTAL_HEAP_SIZE bytes as FreeRTOS's heap_4 has: each block carries a 16-byte header
+ * with its size, so xPortGetFreeHeapSize is exact for what the application allocated. */
+#define FR_HEAP_HDR 16u
+static size_t heap_used, heap_min_free = (configTOTAL_HEAP_SIZE);
+
 void *pvPortMalloc(size_t xWantedSize)
 {
-	void *p = pt_malloc(xWantedSize);
+	void *p = 0;
+	size_t need = xWantedSize + FR_HEAP_HDR;
+	vPortEnterCritical();
+	if (xWantedSize > 0 && need > xWantedSize && need <= (configTOTAL_HEAP_SIZE) - heap_used) {
+		uint64_t *h = pt_malloc(need);
+		if (h) {
+			h[0] = need;
+			heap_used += need;
+			if ((configTOTAL_HEAP_SIZE) - heap_used < heap_min_free)
+				heap_min_free = (configTOTAL_HEAP_SIZE) - heap_used;
+			p = (uint8_t *)h + FR_HEAP_HDR;
+		}
+	}
+	vPortExitCritical();
 #if configUSE_MALLOC_FAILED_HOOK
-	if (!p)
+	if (!p && xWantedSize > 0)
 		vApplicationMallocFailedHook();
 #endif
 	return p;
@@ -151,8 +274,70 @@ void *pvPortMalloc(size_t xWantedSize)
 
 void vPortFree(void *pv)
 {
-	pt_free(pv);
+	if (!pv)
+		return;
+	uint64_t *h = (uint64_t *)(void *)((uint8_t *)pv - FR_HEAP_HDR);
+	vPortEnterCritical();
+	configASSERT(h[0] >= FR_HEAP_HDR && h[0] <= heap_used);
+	heap_used -= h[0];
+	h[0] = 0; /* a second free of the block fails the assert above */
+	vPortExitCritical();
+	pt_free(h);
 }
+
+size_t xPortGetFreeHeapSize(void)
+{
+	return (configTOTAL_HEAP_SIZE) - heap_used;
+}
+
+size_t xPortGetMinimumEverFreeHeapSize(void)
+{
+	return heap_min_free;
+}
+
+void vPortInitialiseBlocks(void)
+{
+}
+
+#if configUSE_TICK_HOOK
+/* The world's interrupt context: one thread above every task of the world (and below its
+ * critical sections), created by vTaskStartScheduler. Its only interrupt is the tick: at
+ * every tick boundary it calls vApplicationTickHook, which may call the FromISR API; a late
+ * wake-up (a long critical section) calls the hook once per tick missed, as FreeRTOS's
+ * pended ticks do. It exists only with configUSE_TICK_HOOK: a world without a tick hook has
+ * no periodic wake-up at all. */
+static struct tskTaskControlBlock isr_rec;
+
+static void isr_thread(void *arg)
+{
+	(void)arg;
+	uint64_t next = fr_ticks64() + 1;
+	for (;;) {
+		fr_sleep_until_tick(next);
+		while (fr_ticks64() >= next) {
+			vApplicationTickHook();
+			next++;
+		}
+	}
+}
+
+static void start_isr_context(void)
+{
+	isr_rec.magic = FR_TASK_MAGIC;
+	isr_rec.isr = 1;
+	isr_rec.priority = (configMAX_PRIORITIES) - 1;
+	isr_rec.name[0] = 'I', isr_rec.name[1] = 'S', isr_rec.name[2] = 'R';
+	struct pt_thread_attr a = {
+		.name = "ISR", .entry = isr_thread, .arg = 0,
+		.priority = (uint16_t)(fr_world.ceiling + FR_ISR_OFFSET), .cpu = -1, .sched = -1,
+		.kind = PT_KIND_APERIODIC, .stack_bytes = 16384,
+	};
+	int tid = pt_thread_create(&a);
+	configASSERT(tid > 0);
+	isr_rec.tid = tid;
+	fr_register(&isr_rec);
+}
+#endif
 
 /* The entry of the world's start-up thread (the system configuration's `entry:`). Its `arg`,
  * when nonzero, is the world's ceiling priority. */
@@ -196,6 +381,21 @@ void vTaskStartScheduler(void)
 		pt_console_write(b, (size_t)k);
 		configASSERT(slice == want);
 	}
+#if configSUPPORT_STATIC_ALLOCATION
+	/* FreeRTOS asks the application for its idle task's memory, as there; the buffers are
+	 * checked, not used: the idle task is this thread (its own stack, the layer's record) */
+	StaticTask_t *idle_tcb = 0;
+	StackType_t *idle_stack = 0;
+	configSTACK_DEPTH_TYPE idle_depth = 0;
+	vApplicationGetIdleTaskMemory(&idle_tcb, &idle_stack, &idle_depth);
+	configASSERT(idle_tcb && idle_stack && idle_depth > 0);
+#endif
+#if configUSE_TIMERS
+	fr_timers_start(); /* the timer service task, as FreeRTOS creates it here */
+#endif
+#if configUSE_TICK_HOOK
+	start_isr_context();
+#endif
 	fr_world.epoch_cycles = pt_time_cycles();
 	fr_world.started = 1;
 	main_rec.priority = tskIDLE_PRIORITY;

@@ -25,6 +25,7 @@ struct QueueDefinition {
 	uint32_t length, item_size;
 	TaskHandle_t holder; /* mutexes: the task holding it, or NULL */
 	uint32_t depth;      /* recursive mutex: takes by the holder not yet given back */
+	struct QueueDefinition *set; /* the queue set it belongs to, or NULL */
 };
 
 _Static_assert(sizeof(struct QueueDefinition) <= sizeof(StaticQueue_t),
@@ -59,10 +60,11 @@ static bool make(QueueHandle_t q, uint8_t type, UBaseType_t len, UBaseType_t ite
 	int id;
 	q->holder = 0;
 	q->depth = 0;
+	q->set = 0;
 	q->length = (uint32_t)len;
 	q->item_size = (uint32_t)item;
 	switch (type) {
-	case queueQUEUE_TYPE_BASE:
+	case queueQUEUE_TYPE_BASE: /* also queueQUEUE_TYPE_SET */
 		q->kind = FR_Q_QUEUE;
 		id = pt_mq_create((uint32_t)item, (uint32_t)len);
 		break;
@@ -159,6 +161,54 @@ QueueHandle_t xQueueCreateMutexStatic(const uint8_t ucQueueType, StaticQueue_t *
 }
 #endif
 
+static int send_native(QueueHandle_t q, const void *item, uint64_t timeout, BaseType_t pos)
+{
+	if (q->kind == FR_Q_SEM)
+		return pt_sem_give(q->id) == PT_OK ? PT_OK : PT_EAGAIN;
+	switch (pos) {
+	case queueOVERWRITE: return pt_mq_overwrite(q->id, item);
+	case queueSEND_TO_FRONT: return pt_mq_send_front(q->id, item, timeout);
+	default: return pt_mq_send(q->id, item, timeout);
+	}
+}
+
+#if configUSE_QUEUE_SETS
+/* Post member q's handle to its set (critical section held; the set never fills: its length
+ * is the sum of its members'). An overwrite that replaced an item posts nothing new. */
+static void post_to_set(QueueHandle_t q)
+{
+	QueueHandle_t set = q->set;
+	int r = pt_mq_send(set->id, &q, PT_NO_WAIT);
+	configASSERT(r == PT_OK);
+}
+
+static BaseType_t set_member_send(QueueHandle_t q, const void *item, uint64_t timeout,
+				  BaseType_t pos)
+{
+	vPortEnterCritical();
+	int before = q->kind == FR_Q_QUEUE ? pt_mq_count(q->id) : pt_sem_count(q->id);
+	int r = send_native(q, item, PT_NO_WAIT, pos);
+	if (r == PT_OK && !(pos == queueOVERWRITE && before > 0))
+		post_to_set(q);
+	vPortExitCritical();
+	if (r != PT_OK && timeout != PT_NO_WAIT) {
+		r = send_native(q, item, timeout, pos); /* waits for space outside the section */
+		if (r == PT_OK) {
+			vPortEnterCritical();
+			post_to_set(q);
+			vPortExitCritical();
+		}
+	}
+	return r == PT_OK ? pdPASS : errQUEUE_FULL;
+}
+#else
+static BaseType_t set_member_send(QueueHandle_t q, const void *item, uint64_t timeout,
+				  BaseType_t pos)
+{
+	return send_native(q, item, timeout, pos) == PT_OK ? pdPASS : errQUEUE_FULL;
+}
+#endif
+
 BaseType_t xQueueGenericSend(QueueHandle_t xQueue, const void *const pvItemToQueue,
 			     TickType_t xTicksToWait, const BaseType_t xCopyPosition)
 {
@@ -166,19 +216,12 @@ BaseType_t xQueueGenericSend(QueueHandle_t xQueue, const void *const pvItemToQue
 	configASSERT(valid(q) && pvItemToQueue);
 	if (q->kind != FR_Q_QUEUE) /* xQueueSend on a semaphore handle: a give */
 		return xQueueSemaphoreGive(q);
-	int r;
-	switch (xCopyPosition) {
-	case queueOVERWRITE:
+	if (xCopyPosition == queueOVERWRITE)
 		configASSERT(q->length == 1); /* as FreeRTOS: overwrite is for length-1 queues */
-		r = pt_mq_overwrite(q->id, pvItemToQueue);
-		break;
-	case queueSEND_TO_FRONT:
-		r = pt_mq_send_front(q->id, pvItemToQueue, fr_timeout_ns(xTicksToWait));
-		break;
-	default:
-		r = pt_mq_send(q->id, pvItemToQueue, fr_timeout_ns(xTicksToWait));
-	}
-	return r == PT_OK ? pdPASS : errQUEUE_FULL;
+	uint64_t timeout = fr_timeout_ns(xTicksToWait);
+	if (q->set) /* the member's handle follows the item into the set, atomically if it can */
+		return set_member_send(q, pvItemToQueue, timeout, xCopyPosition);
+	return send_native(q, pvItemToQueue, timeout, xCopyPosition) == PT_OK ? pdPASS : errQUEUE_FULL;
 }
 
 BaseType_t xQueueReceive(QueueHandle_t xQueue, void *const pvBuffer, TickType_t xTicksToWait)
@@ -224,10 +267,20 @@ void vQueueDelete(QueueHandle_t xQueue)
 {
 	QueueHandle_t q = xQueue;
 	configASSERT(valid(q));
+	if ((q->kind == FR_Q_MUTEX || q->kind == FR_Q_RMUTEX) && q->holder &&
+	    q->holder == fr_current()) {
+		/* FreeRTOS deletes a mutex its holder still holds: the native delete needs it free */
+		q->holder = 0;
+		while (pt_mutex_unlock(q->id) == PT_OK)
+			;
+	}
 	int r = q->kind == FR_Q_QUEUE ? pt_mq_delete(q->id)
 	      : q->kind == FR_Q_SEM  ? pt_sem_delete(q->id)
 				     : pt_mutex_delete(q->id);
-	configASSERT(r == PT_OK); /* a held mutex cannot be deleted (FreeRTOS: undefined) */
+	configASSERT(r == PT_OK); /* a mutex another task holds is not deleted (FreeRTOS: undefined) */
+#if configQUEUE_REGISTRY_SIZE > 0
+	vQueueUnregisterQueue(q);
+#endif
 	q->magic = 0;
 	q->from_pool = 0;
 }
@@ -259,7 +312,8 @@ BaseType_t xQueueSemaphoreGive(QueueHandle_t xQueue)
 	QueueHandle_t q = xQueue;
 	configASSERT(valid(q) && q->kind != FR_Q_QUEUE);
 	if (q->kind == FR_Q_SEM)
-		return pt_sem_give(q->id) == PT_OK ? pdPASS : pdFAIL;
+		return q->set ? set_member_send(q, NULL, PT_NO_WAIT, queueSEND_TO_BACK)
+			      : pt_sem_give(q->id) == PT_OK ? pdPASS : pdFAIL;
 	TaskHandle_t me = fr_current();
 	if (q->holder != me) {
 		configASSERT(q->holder == 0); /* FreeRTOS asserts when a non-holder gives a held mutex */
@@ -303,3 +357,184 @@ TaskHandle_t xQueueGetMutexHolder(QueueHandle_t xSemaphore)
 	configASSERT(valid(q));
 	return q->kind == FR_Q_MUTEX || q->kind == FR_Q_RMUTEX ? q->holder : 0;
 }
+
+/* ---- from the interrupt context (docs/compat.md, "Interrupts"): never blocking. A task
+ * that a call makes ready runs when the interrupt context returns to its wait; the native
+ * queue does not say whether one was waiting, so *pxHigherPriorityTaskWoken is set whenever
+ * the call succeeded (FreeRTOS sets it only when a waiting task outranks the interrupted one:
+ * here a yield from an ISR is a no-op either way). Also callable from tasks, as on FreeRTOS.
+ * ---- */
+static void woken_if(BaseType_t *woken, BaseType_t ok)
+{
+	if (woken && ok == pdPASS)
+		*woken = pdTRUE;
+}
+
+BaseType_t xQueueGenericSendFromISR(QueueHandle_t xQueue, const void *const pvItemToQueue,
+				    BaseType_t *const pxHigherPriorityTaskWoken,
+				    const BaseType_t xCopyPosition)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q));
+	BaseType_t r;
+	configASSERT(q->kind == FR_Q_SEM || q->kind == FR_Q_QUEUE); /* no mutex from an ISR */
+	configASSERT(q->kind == FR_Q_SEM || pvItemToQueue);
+	if (q->set)
+		r = set_member_send(q, pvItemToQueue, PT_NO_WAIT, xCopyPosition);
+	else
+		r = send_native(q, pvItemToQueue, PT_NO_WAIT, xCopyPosition) == PT_OK ? pdPASS
+										     : errQUEUE_FULL;
+	woken_if(pxHigherPriorityTaskWoken, r);
+	return r;
+}
+
+BaseType_t xQueueGiveFromISR(QueueHandle_t xQueue, BaseType_t *const pxHigherPriorityTaskWoken)
+{
+	return xQueueGenericSendFromISR(xQueue, NULL, pxHigherPriorityTaskWoken, queueSEND_TO_BACK);
+}
+
+BaseType_t xQueueReceiveFromISR(QueueHandle_t xQueue, void *const pvBuffer,
+				BaseType_t *const pxHigherPriorityTaskWoken)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q) && q->kind != FR_Q_MUTEX && q->kind != FR_Q_RMUTEX);
+	BaseType_t r;
+	if (q->kind == FR_Q_SEM) /* xSemaphoreTakeFromISR */
+		r = pt_sem_take(q->id, PT_NO_WAIT) == PT_OK ? pdPASS : pdFAIL;
+	else
+		r = pt_mq_recv(q->id, pvBuffer, PT_NO_WAIT) == PT_OK ? pdPASS : errQUEUE_EMPTY;
+	woken_if(pxHigherPriorityTaskWoken, r);
+	return r;
+}
+
+BaseType_t xQueuePeekFromISR(QueueHandle_t xQueue, void *const pvBuffer)
+{
+	QueueHandle_t q = xQueue;
+	configASSERT(valid(q) && q->kind == FR_Q_QUEUE && pvBuffer);
+	return pt_mq_peek(q->id, pvBuffer, PT_NO_WAIT) == PT_OK ? pdPASS : errQUEUE_EMPTY;
+}
+
+UBaseType_t uxQueueMessagesWaitingFromISR(const QueueHandle_t xQueue)
+{
+	return uxQueueMessagesWaiting(xQueue);
+}
+
+BaseType_t xQueueIsQueueEmptyFromISR(const QueueHandle_t xQueue)
+{
+	return uxQueueMessagesWaiting(xQueue) == 0 ? pdTRUE : pdFALSE;
+}
+
+BaseType_t xQueueIsQueueFullFromISR(const QueueHandle_t xQueue)
+{
+	return uxQueueMessagesWaiting(xQueue) == xQueue->length ? pdTRUE : pdFALSE;
+}
+
+TaskHandle_t xQueueGetMutexHolderFromISR(QueueHandle_t xSemaphore)
+{
+	return xQueueGetMutexHolder(xSemaphore);
+}
+
+/* xQueueReset: empty the queue (messages received and dropped; a sender waiting for space
+ * gets it, as FreeRTOS unblocks one). Semaphores and mutexes are not reset here. */
+BaseType_t xQueueGenericReset(QueueHandle_t xQueue, BaseType_t xNewQueue)
+{
+	QueueHandle_t q = xQueue;
+	(void)xNewQueue;
+	configASSERT(valid(q) && q->kind == FR_Q_QUEUE);
+	static uint8_t drop[PT_MQ_MSG_MAX_BYTES]; /* used inside the critical section only */
+	configASSERT(q->item_size <= sizeof drop);
+	vPortEnterCritical();
+	while (pt_mq_recv(q->id, drop, PT_NO_WAIT) == PT_OK)
+		;
+	vPortExitCritical();
+	return pdPASS;
+}
+
+/* ---- the queue registry (a kernel-aware debugger's names; here: pcQueueGetName) ---- */
+#if configQUEUE_REGISTRY_SIZE > 0
+static struct {
+	QueueHandle_t q;
+	const char *name;
+} registry[configQUEUE_REGISTRY_SIZE];
+
+void vQueueAddToRegistry(QueueHandle_t xQueue, const char *pcQueueName)
+{
+	configASSERT(xQueue);
+	vPortEnterCritical();
+	int slot = -1;
+	for (int i = 0; i < (configQUEUE_REGISTRY_SIZE); i++) {
+		if (registry[i].q == xQueue) { /* renamed, as FreeRTOS does */
+			slot = i;
+			break;
+		}
+		if (slot < 0 && !registry[i].q)
+			slot = i;
+	}
+	if (slot >= 0 && pcQueueName) {
+		registry[slot].q = xQueue;
+		registry[slot].name = pcQueueName;
+	}
+	vPortExitCritical();
+}
+
+const char *pcQueueGetName(QueueHandle_t xQueue)
+{
+	for (int i = 0; i < (configQUEUE_REGISTRY_SIZE); i++)
+		if (registry[i].q == xQueue)
+			return registry[i].name;
+	return 0;
+}
+
+void vQueueUnregisterQueue(QueueHandle_t xQueue)
+{
+	vPortEnterCritical();
+	for (int i = 0; i < (configQUEUE_REGISTRY_SIZE); i++)
+		if (registry[i].q == xQueue)
+			registry[i].q = 0, registry[i].name = 0;
+	vPortExitCritical();
+}
+#endif
+
+/* ---- queue sets: a queue of member handles, posted after each item or give ---- */
+#if configUSE_QUEUE_SETS
+QueueSetHandle_t xQueueCreateSet(const UBaseType_t uxEventQueueLength)
+{
+	return xQueueGenericCreate(uxEventQueueLength, sizeof(QueueHandle_t), queueQUEUE_TYPE_SET);
+}
+
+BaseType_t xQueueAddToSet(QueueSetMemberHandle_t xQueueOrSemaphore, QueueSetHandle_t xQueueSet)
+{
+	QueueHandle_t q = xQueueOrSemaphore;
+	configASSERT(valid(q) && valid(xQueueSet) && (q->kind == FR_Q_QUEUE || q->kind == FR_Q_SEM));
+	vPortEnterCritical();
+	BaseType_t r = !q->set && uxQueueMessagesWaiting(q) == 0; /* as FreeRTOS: empty, one set */
+	if (r)
+		q->set = xQueueSet;
+	vPortExitCritical();
+	return r ? pdPASS : pdFAIL;
+}
+
+BaseType_t xQueueRemoveFromSet(QueueSetMemberHandle_t xQueueOrSemaphore, QueueSetHandle_t xQueueSet)
+{
+	QueueHandle_t q = xQueueOrSemaphore;
+	configASSERT(valid(q));
+	vPortEnterCritical();
+	BaseType_t r = q->set == xQueueSet && uxQueueMessagesWaiting(q) == 0;
+	if (r)
+		q->set = 0;
+	vPortExitCritical();
+	return r ? pdPASS : pdFAIL;
+}
+
+QueueSetMemberHandle_t xQueueSelectFromSet(QueueSetHandle_t xQueueSet, const TickType_t xTicksToWait)
+{
+	QueueHandle_t m = 0;
+	return xQueueReceive(xQueueSet, &m, xTicksToWait) == pdPASS ? m : 0;
+}
+
+QueueSetMemberHandle_t xQueueSelectFromSetFromISR(QueueSetHandle_t xQueueSet)
+{
+	QueueHandle_t m = 0;
+	return xQueueReceiveFromISR(xQueueSet, &m, NULL) == pdPASS ? m : 0;
+}
+#endif

@@ -19,6 +19,14 @@ struct tskTaskControlBlock;
 #define semGIVE_BLOCK_TIME ((TickType_t)0U)
 
 #if configSUPPORT_DYNAMIC_ALLOCATION
+/* deprecated by FreeRTOS, kept by it: created given */
+#define vSemaphoreCreateBinary(xSemaphore)                                                  \
+	do {                                                                                \
+		(xSemaphore) = xQueueGenericCreate(1, semSEMAPHORE_QUEUE_ITEM_LENGTH,       \
+						   queueQUEUE_TYPE_BINARY_SEMAPHORE);      \
+		if ((xSemaphore) != NULL)                                                   \
+			(void)xSemaphoreGive((xSemaphore));                                 \
+	} while (0)
 #define xSemaphoreCreateBinary() \
 	xQueueGenericCreate(1, semSEMAPHORE_QUEUE_ITEM_LENGTH, queueQUEUE_TYPE_BINARY_SEMAPHORE)
 #define xSemaphoreCreateCounting(uxMaxCount, uxInitialCount) \
@@ -58,6 +66,13 @@ UBaseType_t uxQueueSemaphoreCount(QueueHandle_t xSemaphore);
 #define xSemaphoreGiveRecursive(xMutex) xQueueGiveMutexRecursive((xMutex))
 #define xSemaphoreGetMutexHolder(xSemaphore) xQueueGetMutexHolder((xSemaphore))
 #define uxSemaphoreGetCount(xSemaphore) uxQueueSemaphoreCount((xSemaphore))
+#define uxSemaphoreGetCountFromISR(xSemaphore) uxQueueMessagesWaitingFromISR((xSemaphore))
+#define xSemaphoreGiveFromISR(xSemaphore, pxHigherPriorityTaskWoken) \
+	xQueueGiveFromISR((QueueHandle_t)(xSemaphore), (pxHigherPriorityTaskWoken))
+#define xSemaphoreTakeFromISR(xSemaphore, pxHigherPriorityTaskWoken) \
+	xQueueReceiveFromISR((QueueHandle_t)(xSemaphore), NULL, (pxHigherPriorityTaskWoken))
+struct tskTaskControlBlock *xQueueGetMutexHolderFromISR(QueueHandle_t xSemaphore);
+#define xSemaphoreGetMutexHolderFromISR(xSemaphore) xQueueGetMutexHolderFromISR((xSemaphore))
 #define vSemaphoreDelete(xSemaphore) vQueueDelete((QueueHandle_t)(xSemaphore))
 
 #endif

@@ -83,8 +83,119 @@ void vTaskStartScheduler(void);
 void vTaskSuspendAll(void);
 BaseType_t xTaskResumeAll(void);
 
+/* ---- task notifications (notify.c) ---- */
+#define tskDEFAULT_INDEX_TO_NOTIFY 0
+typedef enum {
+	eNoAction = 0,
+	eSetBits,
+	eIncrement,
+	eSetValueWithOverwrite,
+	eSetValueWithoutOverwrite
+} eNotifyAction;
+
+BaseType_t xTaskGenericNotify(TaskHandle_t xTaskToNotify, UBaseType_t uxIndexToNotify,
+			      uint32_t ulValue, eNotifyAction eAction,
+			      uint32_t *pulPreviousNotificationValue);
+BaseType_t xTaskGenericNotifyFromISR(TaskHandle_t xTaskToNotify, UBaseType_t uxIndexToNotify,
+				     uint32_t ulValue, eNotifyAction eAction,
+				     uint32_t *pulPreviousNotificationValue,
+				     BaseType_t *pxHigherPriorityTaskWoken);
+BaseType_t xTaskGenericNotifyWait(UBaseType_t uxIndexToWaitOn, uint32_t ulBitsToClearOnEntry,
+				  uint32_t ulBitsToClearOnExit, uint32_t *pulNotificationValue,
+				  TickType_t xTicksToWait);
+void vTaskGenericNotifyGiveFromISR(TaskHandle_t xTaskToNotify, UBaseType_t uxIndexToNotify,
+				   BaseType_t *pxHigherPriorityTaskWoken);
+uint32_t ulTaskGenericNotifyTake(UBaseType_t uxIndexToWaitOn, BaseType_t xClearCountOnExit,
+				 TickType_t xTicksToWait);
+BaseType_t xTaskGenericNotifyStateClear(TaskHandle_t xTask, UBaseType_t uxIndexToClear);
+uint32_t ulTaskGenericNotifyValueClear(TaskHandle_t xTask, UBaseType_t uxIndexToClear,
+				       uint32_t ulBitsToClear);
+
+#define xTaskNotify(xTaskToNotify, ulValue, eAction) \
+	xTaskGenericNotify((xTaskToNotify), (tskDEFAULT_INDEX_TO_NOTIFY), (ulValue), (eAction), NULL)
+#define xTaskNotifyIndexed(xTaskToNotify, uxIndexToNotify, ulValue, eAction) \
+	xTaskGenericNotify((xTaskToNotify), (uxIndexToNotify), (ulValue), (eAction), NULL)
+#define xTaskNotifyAndQuery(xTaskToNotify, ulValue, eAction, pulPreviousNotifyValue) \
+	xTaskGenericNotify((xTaskToNotify), (tskDEFAULT_INDEX_TO_NOTIFY), (ulValue), (eAction), \
+			   (pulPreviousNotifyValue))
+#define xTaskNotifyAndQueryIndexed(xTaskToNotify, uxIndexToNotify, ulValue, eAction, \
+				   pulPreviousNotifyValue) \
+	xTaskGenericNotify((xTaskToNotify), (uxIndexToNotify), (ulValue), (eAction), \
+			   (pulPreviousNotifyValue))
+#define xTaskNotifyFromISR(xTaskToNotify, ulValue, eAction, pxHigherPriorityTaskWoken) \
+	xTaskGenericNotifyFromISR((xTaskToNotify), (tskDEFAULT_INDEX_TO_NOTIFY), (ulValue), \
+				  (eAction), NULL, (pxHigherPriorityTaskWoken))
+#define xTaskNotifyIndexedFromISR(xTaskToNotify, uxIndexToNotify, ulValue, eAction, \
+				  pxHigherPriorityTaskWoken) \
+	xTaskGenericNotifyFromISR((xTaskToNotify), (uxIndexToNotify), (ulValue), (eAction), NULL, \
+				  (pxHigherPriorityTaskWoken))
+#define xTaskNotifyAndQueryFromISR(xTaskToNotify, ulValue, eAction, pulPreviousNotificationValue, \
+				   pxHigherPriorityTaskWoken) \
+	xTaskGenericNotifyFromISR((xTaskToNotify), (tskDEFAULT_INDEX_TO_NOTIFY), (ulValue), \
+				  (eAction), (pulPreviousNotificationValue), \
+				  (pxHigherPriorityTaskWoken))
+#define xTaskNotifyAndQueryIndexedFromISR(xTaskToNotify, uxIndexToNotify, ulValue, eAction, \
+					  pulPreviousNotificationValue, \
+					  pxHigherPriorityTaskWoken) \
+	xTaskGenericNotifyFromISR((xTaskToNotify), (uxIndexToNotify), (ulValue), (eAction), \
+				  (pulPreviousNotificationValue), (pxHigherPriorityTaskWoken))
+#define xTaskNotifyWait(ulBitsToClearOnEntry, ulBitsToClearOnExit, pulNotificationValue, \
+			xTicksToWait) \
+	xTaskGenericNotifyWait(tskDEFAULT_INDEX_TO_NOTIFY, (ulBitsToClearOnEntry), \
+			       (ulBitsToClearOnExit), (pulNotificationValue), (xTicksToWait))
+#define xTaskNotifyWaitIndexed(uxIndexToWaitOn, ulBitsToClearOnEntry, ulBitsToClearOnExit, \
+			       pulNotificationValue, xTicksToWait) \
+	xTaskGenericNotifyWait((uxIndexToWaitOn), (ulBitsToClearOnEntry), (ulBitsToClearOnExit), \
+			       (pulNotificationValue), (xTicksToWait))
+#define xTaskNotifyGive(xTaskToNotify) \
+	xTaskGenericNotify((xTaskToNotify), (tskDEFAULT_INDEX_TO_NOTIFY), (0), eIncrement, NULL)
+#define xTaskNotifyGiveIndexed(xTaskToNotify, uxIndexToNotify) \
+	xTaskGenericNotify((xTaskToNotify), (uxIndexToNotify), (0), eIncrement, NULL)
+#define vTaskNotifyGiveFromISR(xTaskToNotify, pxHigherPriorityTaskWoken) \
+	vTaskGenericNotifyGiveFromISR((xTaskToNotify), (tskDEFAULT_INDEX_TO_NOTIFY), \
+				      (pxHigherPriorityTaskWoken))
+#define vTaskNotifyGiveIndexedFromISR(xTaskToNotify, uxIndexToNotify, pxHigherPriorityTaskWoken) \
+	vTaskGenericNotifyGiveFromISR((xTaskToNotify), (uxIndexToNotify), \
+				      (pxHigherPriorityTaskWoken))
+#define ulTaskNotifyTake(xClearCountOnExit, xTicksToWait) \
+	ulTaskGenericNotifyTake((tskDEFAULT_INDEX_TO_NOTIFY), (xClearCountOnExit), (xTicksToWait))
+#define ulTaskNotifyTakeIndexed(uxIndexToWaitOn, xClearCountOnExit, xTicksToWait) \
+	ulTaskGenericNotifyTake((uxIndexToWaitOn), (xClearCountOnExit), (xTicksToWait))
+#define xTaskNotifyStateClear(xTask) \
+	xTaskGenericNotifyStateClear((xTask), (tskDEFAULT_INDEX_TO_NOTIFY))
+#define xTaskNotifyStateClearIndexed(xTask, uxIndexToClear) \
+	xTaskGenericNotifyStateClear((xTask), (uxIndexToClear))
+#define ulTaskNotifyValueClear(xTask, ulBitsToClear) \
+	ulTaskGenericNotifyValueClear((xTask), (tskDEFAULT_INDEX_TO_NOTIFY), (ulBitsToClear))
+#define ulTaskNotifyValueClearIndexed(xTask, uxIndexToClear, ulBitsToClear) \
+	ulTaskGenericNotifyValueClear((xTask), (uxIndexToClear), (ulBitsToClear))
+
+BaseType_t xTaskAbortDelay(TaskHandle_t xTask);
+BaseType_t xTaskResumeFromISR(TaskHandle_t xTaskToResume);
+BaseType_t xTaskCatchUpTicks(TickType_t xTicksToCatchUp);
+TaskHandle_t xTaskGetIdleTaskHandle(void);
+TaskHandle_t xTaskGetHandle(const char *pcNameToQuery);
+UBaseType_t uxTaskPriorityGetFromISR(const TaskHandle_t xTask);
+
+/* ---- hooks the application provides (as on FreeRTOS) ---- */
 #if configUSE_IDLE_HOOK
 void vApplicationIdleHook(void);
+#endif
+#if configUSE_TICK_HOOK
+void vApplicationTickHook(void);
+#endif
+#if configCHECK_FOR_STACK_OVERFLOW
+void vApplicationStackOverflowHook(TaskHandle_t xTask, char *pcTaskName);
+#endif
+#if configSUPPORT_STATIC_ALLOCATION
+void vApplicationGetIdleTaskMemory(StaticTask_t **ppxIdleTaskTCBBuffer,
+				   StackType_t **ppxIdleTaskStackBuffer,
+				   configSTACK_DEPTH_TYPE *puxIdleTaskStackSize);
+#if configUSE_TIMERS
+void vApplicationGetTimerTaskMemory(StaticTask_t **ppxTimerTaskTCBBuffer,
+				    StackType_t **ppxTimerTaskStackBuffer,
+				    configSTACK_DEPTH_TYPE *puxTimerTaskStackSize);
+#endif
 #endif
 #if configUSE_MALLOC_FAILED_HOOK
 void vApplicationMallocFailedHook(void);

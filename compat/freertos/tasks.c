@@ -4,6 +4,7 @@
  * priority, the name, and whether vTaskSuspend suspended the task.
  */
 #include <partita/config.h> /* PT_KIND_APERIODIC */
+#include <partita/sync.h>
 #include "fr_internal.h"
 
 #if configSUPPORT_DYNAMIC_ALLOCATION
@@ -19,6 +20,13 @@ static TaskHandle_t self_or(TaskHandle_t t)
 static void trampoline(void *arg)
 {
 	TaskHandle_t t = arg;
+	/* the stack's top is page-aligned and this frame is within its first page */
+	uintptr_t top = ((uintptr_t)__builtin_frame_address(0) + PT_PAGE_BYTES - 1) &
+			~(uintptr_t)(PT_PAGE_BYTES - 1);
+	uint64_t *low = (uint64_t *)(top - t->stack_bytes);
+	for (unsigned i = 0; i < FR_STACK_ZONE / 8; i++)
+		low[i] = FR_STACK_PAINT;
+	t->stack_limit = (uintptr_t)low;
 	t->code(t->params);
 	configASSERT(0 && "a FreeRTOS task function returned");
 }
@@ -45,7 +53,14 @@ static BaseType_t create(TaskHandle_t t, TaskFunction_t code, const char *name,
 	t->params = params;
 	t->priority = prio;
 	t->crit_nest = 0;
-	t->suspended = t->stopped = 0;
+	t->suspended = t->stopped = t->isr = 0;
+	t->susp_nest = 0;
+	t->notify_sem = t->wait_sem = 0;
+	t->waiter = 0;
+	for (int k = 0; k < (configTASK_NOTIFICATION_ARRAY_ENTRIES); k++)
+		t->notify_value[k] = 0, t->notify_state[k] = FR_NOTIFY_NONE;
+	t->stack_bytes = sb;
+	t->stack_limit = 0;
 	int i = 0;
 	for (; name && name[i] && i < (configMAX_TASK_NAME_LEN) - 1; i++)
 		t->name[i] = name[i];
@@ -125,6 +140,13 @@ void vTaskDelete(TaskHandle_t xTaskToDelete)
 	t->magic = 0;
 	fr_unregister(t);
 	t->from_pool = 0; /* the record is free for the next xTaskCreate */
+	if (t->waiter) /* it leaves the event group it waits on */
+		fr_waiter_unlink(t->waiter);
+	if (t->notify_sem > 0)
+		pt_sem_delete(t->notify_sem);
+	if (t->wait_sem > 0)
+		pt_sem_delete(t->wait_sem);
+	t->notify_sem = t->wait_sem = 0;
 	if (t == me)
 		pt_thread_delete(0); /* does not return; nothing of the world runs before it ends */
 	pt_thread_delete(t->tid);
@@ -133,6 +155,8 @@ void vTaskDelete(TaskHandle_t xTaskToDelete)
 
 void vTaskDelay(const TickType_t xTicksToDelay)
 {
+	configASSERT(!fr_in_isr());
+	fr_stack_check();
 	if (xTicksToDelay == 0) {
 		pt_thread_yield();
 		return;
@@ -143,7 +167,8 @@ void vTaskDelay(const TickType_t xTicksToDelay)
 
 BaseType_t xTaskDelayUntil(TickType_t *const pxPreviousWakeTime, const TickType_t xTimeIncrement)
 {
-	configASSERT(pxPreviousWakeTime && xTimeIncrement > 0);
+	configASSERT(pxPreviousWakeTime && xTimeIncrement > 0 && !fr_in_isr());
+	fr_stack_check();
 	uint64_t now64 = fr_ticks64();
 	TickType_t now = (TickType_t)now64, prev = *pxPreviousWakeTime;
 	TickType_t wake = (TickType_t)(prev + xTimeIncrement);
@@ -165,7 +190,21 @@ void vTaskSuspend(TaskHandle_t xTaskToSuspend)
 	TaskHandle_t t = self_or(xTaskToSuspend);
 	configASSERT(t && t->magic == FR_TASK_MAGIC);
 	t->suspended = 1;
-	pt_thread_suspend(t == fr_current() ? 0 : t->tid);
+	if (t == fr_current()) {
+		pt_thread_suspend(0);
+		return;
+	}
+	pt_thread_suspend(t->tid);
+	/* FreeRTOS takes a suspended task out of its wait: a notification or event-group wait
+	 * (which do not re-block) then returns as timed out when the task is resumed. The
+	 * native suspension takes effect as the wait ends, so the task does not run meanwhile.
+	 * Queue and semaphore waits, which FreeRTOS re-blocks for their remaining time, are
+	 * left to end by themselves. */
+	bool notify_wait = t->waiter != 0;
+	for (int i = 0; i < (configTASK_NOTIFICATION_ARRAY_ENTRIES); i++)
+		notify_wait |= t->notify_state[i] == FR_NOTIFY_WAITING;
+	if (notify_wait)
+		(void)pt_thread_abort_wait(t->tid);
 }
 
 void vTaskResume(TaskHandle_t xTaskToResume)
@@ -191,11 +230,11 @@ UBaseType_t uxTaskPriorityGet(const TaskHandle_t xTask)
 	TaskHandle_t t = self_or(xTask);
 	configASSERT(t && t->magic == FR_TASK_MAGIC);
 	int native = pt_thread_priority(t == fr_current() ? 0 : t->tid);
-	if (t->crit_nest || native < 0 || (unsigned)native > fr_native_prio(0))
+	if (t->crit_nest || t->susp_nest || native < 0 || (unsigned)native > fr_native_prio(0))
 		return t->priority;
-	if ((unsigned)native <= fr_world.ceiling) /* boosted by a thread outside the world */
+	if ((unsigned)native < fr_native_prio((configMAX_PRIORITIES) - 1)) /* boosted from outside */
 		return (configMAX_PRIORITIES) - 1;
-	return fr_world.ceiling + (configMAX_PRIORITIES) - (unsigned)native;
+	return fr_world.ceiling + FR_SUSPEND_OFFSET + (configMAX_PRIORITIES) - (unsigned)native;
 }
 
 void vTaskPrioritySet(TaskHandle_t xTask, UBaseType_t uxNewPriority)
@@ -256,7 +295,7 @@ UBaseType_t uxTaskGetNumberOfTasks(void)
 	UBaseType_t n = 0;
 	for (int s = 0; s < PT_MAX_THREADS; s++) {
 		TaskHandle_t t = fr_registered(s);
-		n += t && t->magic == FR_TASK_MAGIC;
+		n += t && t->magic == FR_TASK_MAGIC && !t->isr;
 	}
 	/* main()'s thread is no task before the start; from the start FreeRTOS counts its idle
 	 * task, which is main()'s thread with an idle hook and otherwise does not exist here */
@@ -270,18 +309,89 @@ BaseType_t xTaskGetSchedulerState(void)
 	return fr_world.susp_nest ? taskSCHEDULER_SUSPENDED : taskSCHEDULER_RUNNING;
 }
 
-/* Scheduler suspension: the caller runs at the world's ceiling until xTaskResumeAll, so no
- * other task of the world runs in between (it may not block meanwhile, as in FreeRTOS). */
+/* Scheduler suspension: the caller runs at the world's suspension level until
+ * xTaskResumeAll, above every other task of the world and below its interrupt context (the
+ * tick hook still runs, as FreeRTOS's interrupts do); it may not block meanwhile (as in
+ * FreeRTOS). Nothing of the native scheduler is locked: other partitions run on. */
 void vTaskSuspendAll(void)
 {
+	TaskHandle_t t = fr_current();
+	configASSERT(t && !t->isr);
 	vPortEnterCritical();
 	fr_world.susp_nest++;
+	t->susp_nest++;
+	vPortExitCritical(); /* to the suspension level: fr_apply_priority */
 }
 
 BaseType_t xTaskResumeAll(void)
 {
-	configASSERT(fr_world.susp_nest > 0);
+	TaskHandle_t t = fr_current();
+	configASSERT(t && t->susp_nest > 0);
+	vPortEnterCritical();
 	fr_world.susp_nest--;
-	vPortExitCritical();
+	t->susp_nest--;
+	vPortExitCritical(); /* back to the task's level: a task readied meanwhile runs now */
 	return pdFALSE; /* any switch happened inside the exit; the caller need not yield */
+}
+
+/* xTaskAbortDelay: the native pt_thread_abort_wait (kernel/core/abort_wait.c) ends the wait
+ * as a timeout would; only a task in the Blocked state, as FreeRTOS. */
+BaseType_t xTaskAbortDelay(TaskHandle_t xTask)
+{
+	TaskHandle_t t = xTask;
+	configASSERT(t && t->magic == FR_TASK_MAGIC);
+	if (t == fr_current() || t->suspended || t->stopped) /* the caller is not blocked */
+		return pdFAIL;
+	return pt_thread_abort_wait(t->tid) == PT_OK ? pdPASS : pdFAIL;
+}
+
+/* From the interrupt context (or a task): vTaskResume; pdTRUE when a task was resumed (it
+ * runs when the interrupt context returns to its wait). */
+BaseType_t xTaskResumeFromISR(TaskHandle_t xTaskToResume)
+{
+	TaskHandle_t t = xTaskToResume;
+	configASSERT(t && t->magic == FR_TASK_MAGIC);
+	if (t == fr_current() || !t->suspended || t->stopped)
+		return pdFALSE;
+	t->suspended = 0;
+	pt_thread_resume(t->tid);
+	return pdTRUE;
+}
+
+UBaseType_t uxTaskPriorityGetFromISR(const TaskHandle_t xTask)
+{
+	return uxTaskPriorityGet(xTask);
+}
+
+TaskHandle_t xTaskGetIdleTaskHandle(void)
+{
+	configASSERT(fr_world.started);
+	return fr_idle_task();
+}
+
+TaskHandle_t xTaskGetHandle(const char *pcNameToQuery)
+{
+	configASSERT(pcNameToQuery);
+	for (int s = 0; s < PT_MAX_THREADS; s++) {
+		TaskHandle_t t = fr_registered(s);
+		if (!t || t->magic != FR_TASK_MAGIC || t->isr)
+			continue;
+		int i = 0;
+		while (i < (configMAX_TASK_NAME_LEN) && t->name[i] && t->name[i] == pcNameToQuery[i])
+			i++;
+		if (i == (configMAX_TASK_NAME_LEN) || t->name[i] == pcNameToQuery[i])
+			return t;
+	}
+	return 0;
+}
+
+/* xTaskCatchUpTicks: the tick count jumps forward by n (the world's tick 0 moves n ticks
+ * back). Tick time is the clock here, so nothing was missed: a task already waiting keeps the
+ * moment of the clock it waits for (FreeRTOS would wake those whose time the jump passed). */
+BaseType_t xTaskCatchUpTicks(TickType_t xTicksToCatchUp)
+{
+	vPortEnterCritical();
+	fr_world.epoch_cycles -= (uint64_t)xTicksToCatchUp * fr_world.tick_cycles;
+	vPortExitCritical();
+	return pdFALSE;
 }

@@ -86,6 +86,10 @@ UTEXT int pt_thread_priority(int tid)
 {
 	return in_user() ? (int)SYS(PT_SYS_THREAD_PRIORITY, tid, 0, 0) : pt_k_thread_priority(tid);
 }
+UTEXT int pt_thread_abort_wait(int tid)
+{
+	return in_user() ? (int)SYS(PT_SYS_THREAD_ABORT_WAIT, tid, 0, 0) : pt_k_thread_abort_wait(tid);
+}
 UTEXT int64_t pt_sched_rr_slice_ns(void)
 {
 	return in_user() ? SYS(PT_SYS_SCHED_RR_SLICE, 0, 0, 0) : pt_k_sched_rr_slice_ns();

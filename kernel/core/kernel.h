@@ -355,6 +355,7 @@ void pt_k_thread_yield(void);
 int pt_k_thread_self(void);
 int pt_k_thread_state(int tid);
 int pt_k_thread_priority(int tid);
+int pt_k_thread_abort_wait(int tid);
 int64_t pt_k_sched_rr_slice_ns(void);
 _Noreturn void pt_k_thread_exit(void);
 int pt_k_sleep_until(uint64_t abs_cycles);

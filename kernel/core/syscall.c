@@ -154,6 +154,7 @@ int64_t pt_syscall(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	case PT_SYS_MQ_COUNT: r = pt_k_mq_count(tid_arg(a0)); break;
 	case PT_SYS_SCHED_RR_SLICE: r = pt_k_sched_rr_slice_ns(); break;
 	case PT_SYS_IRQ_WAIT: r = pt_k_irq_wait(); break;
+	case PT_SYS_THREAD_ABORT_WAIT: r = pt_k_thread_abort_wait(tid_arg(a0)); break;
 	case PT_SYS_SEM_COUNT: r = pt_k_sem_count(tid_arg(a0)); break;
 	case PT_SYS_SEM_DELETE: r = pt_k_sem_delete(tid_arg(a0)); break;
 	case PT_SYS_MUTEX_DELETE: r = pt_k_mutex_delete(tid_arg(a0)); break;

@@ -143,6 +143,7 @@ extern const struct pt_sched_ops pt_sched_fp_ops;
 extern const struct pt_sched_ops pt_sched_edf_ops;
 extern const struct pt_sched_ops pt_sched_gedf_ops;
 extern const struct pt_sched_ops pt_sched_tdm_ops;
+extern const struct pt_sched_ops pt_sched_offload_ops;
 
 /* Ops table for a configured policy id; NULL if unknown. */
 const struct pt_sched_ops *pt_sched_ops_for(uint8_t policy_id);

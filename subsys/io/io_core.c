@@ -31,6 +31,24 @@
 #include "net.h"
 
 static uint64_t next_release[PT_SPM_MAX_TASKS];
+static uint64_t spor_state[PT_SPM_MAX_TASKS]; /* xorshift64 per sporadic task, never 0 */
+
+/* Time to the next release of task i: the period (the minimum inter-arrival) plus, for a
+ * sporadic task, an extra in [0, sporadic_extra_ns] from the task's own generator, so the
+ * releases are the same on every run. */
+static uint64_t interarrival(uint32_t i)
+{
+	const struct pt_spm_task *t = &pt_spm_sys.task[i];
+	uint64_t extra_ns = t->cfg->sporadic_extra_ns;
+	if (extra_ns == 0)
+		return t->period_cycles;
+	uint64_t x = spor_state[i];
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	spor_state[i] = x;
+	return t->period_cycles + pt_svc_ns_to_cycles(x % (extra_ns + 1));
+}
 static struct pt_spm_action cur;  /* the transfer in flight, kind IDLE if none */
 static uint32_t cur_core;
 static int16_t tx_pending[PT_SPM_MAX_TASKS]; /* tasks whose output mirror awaits the device */
@@ -59,7 +77,7 @@ static void releases_due(uint64_t now)
 			struct pt_spm_task *t = &s->task[i];
 			struct pt_spm_core *core = &s->core[t->cfg->core];
 			uint64_t rel = next_release[i];
-			next_release[i] += t->period_cycles;
+			next_release[i] += interarrival(i);
 			pt_svc_lock(&core->lock);
 			bool active = pt_spm_release(s, i, rel);
 			uint64_t job = t->job;
@@ -112,9 +130,14 @@ static void slot_begin(uint64_t slot, uint64_t boundary)
 	uint32_t c = pt_spm_slot_owner(slot, s->ncores);
 	struct pt_spm_core *core = &s->core[c];
 	pt_trace_emit(PT_EV_SPM_SLOT, 0, PT_SPM_TRACE_WHERE(c, 0xff), slot);
-	pt_svc_lock(&core->lock);
-	struct pt_spm_action a = pt_spm_slot_decide_at(s, c, boundary);
-	pt_svc_unlock(&core->lock);
+	struct pt_spm_action a = { .kind = PT_SPM_IDLE, .reason = PT_SPM_IDLE_NOTHING };
+	if (PT_SPM_MUTANT == PT_SPM_MUTANT_SKIP_SLOT && (slot / s->ncores) % 8 == 7) {
+		/* mutant only: the slot is lost */
+	} else {
+		pt_svc_lock(&core->lock);
+		a = pt_spm_slot_decide_at(s, c, boundary);
+		pt_svc_unlock(&core->lock);
+	}
 	if (a.kind == PT_SPM_IDLE) {
 		pt_trace_emit(PT_EV_SPM_IDLE_SLOT, 0, PT_SPM_TRACE_WHERE(c, 0xff), a.reason);
 		return;
@@ -304,8 +327,10 @@ static int io_main(struct pt_svc *self)
 	uint64_t phase_len = pt_spm_config.nphases > 1 ? pt_svc_ns_to_cycles(pt_spm_config.phase_ns)
 						       : UINT64_MAX;
 	uint64_t phase_end = phase_len == UINT64_MAX ? UINT64_MAX : origin + phase_len;
-	for (uint32_t i = 0; i < s->ntasks; i++)
+	for (uint32_t i = 0; i < s->ntasks; i++) {
 		next_release[i] = origin + pt_svc_ns_to_cycles(s->task[i].cfg->offset_ns);
+		spor_state[i] = 0x9E3779B97F4A7C15ull ^ ((uint64_t)i + 1) * 0xBF58476D1CE4E5B9ull;
+	}
 	pt_trace_emit(PT_EV_SPM_PHASE, 0, 0, origin);
 	uint64_t overruns = 0;
 	pt_io_origin_ns = origin << pt_config.icount_shift;

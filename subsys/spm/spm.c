@@ -136,6 +136,13 @@ struct pt_spm_action pt_spm_slot_decide_at(struct pt_spm_system *s, uint32_t c,
 	}
 	int top = lowest_bit(core->active);
 	int p = free_partition(core);
+	int done = PT_SPM_MUTANT == PT_SPM_MUTANT_RULE2_FIRST ?
+		   completed_partition(s, core, boundary) : -1;
+	if (done >= 0) { /* mutant only: Rule 2 before Rule 1 */
+		p = done;
+		top = -1;
+		goto unload;
+	}
 	if (top >= 0 && p >= 0) { /* Rule 1: load the highest-priority active task */
 		struct pt_spm_task *t = core->tasks[top];
 		core->active &= ~(1u << top);
@@ -147,6 +154,7 @@ struct pt_spm_action pt_spm_slot_decide_at(struct pt_spm_system *s, uint32_t c,
 		a.part = (int8_t)p;
 		a.task = (int16_t)t->id;
 	} else if ((p = completed_partition(s, core, boundary)) >= 0) { /* Rule 2 */
+unload:;
 		struct pt_spm_task *t = &s->task[core->part[p].task];
 		t->status = PT_SPM_UNLOADING;
 		a.kind = PT_SPM_UNLOAD;

@@ -56,6 +56,20 @@ enum pt_spm_idle_reason {
 };
 
 /* Static description of one SPM task (generated into pt_spm_config.c). */
+/* Deliberate protocol bugs for the mutation check of the soundness tests (issue 13),
+ * selected at build time only (make PT_SPM_MUTANT=n; the tests pass it through
+ * PARTITA_MAKE_VARS, built in build/<name>-PT_SPM_MUTANTn); the normal build is 0 and
+ * contains none of them:
+ * 1 = a job loaded while its core slept starts one slot (sigma) late,
+ * 2 = the I/O core skips every 8th slot of each core (left idle),
+ * 3 = Rule 2 before Rule 1 (unload a completed job even when a load was possible). */
+#ifndef PT_SPM_MUTANT
+#define PT_SPM_MUTANT 0
+#endif
+#define PT_SPM_MUTANT_DISPATCH_DELAY 1
+#define PT_SPM_MUTANT_SKIP_SLOT 2
+#define PT_SPM_MUTANT_RULE2_FIRST 3
+
 struct pt_spm_task_cfg {
 	const char *name;
 	uint16_t core;            /* application-core index 0..M-1 (not the hart id) */
@@ -63,6 +77,10 @@ struct pt_spm_task_cfg {
 	uint64_t period_ns;
 	uint64_t deadline_ns;
 	uint64_t offset_ns;
+	/* sporadic: each inter-arrival is period_ns (the minimum) plus a pseudo-random extra in
+	 * [0, sporadic_extra_ns], drawn by the I/O core from a per-task xorshift seeded by the
+	 * task id (deterministic); 0 = periodic */
+	uint64_t sporadic_extra_ns;
 	uint64_t wcet_ns;
 	uint64_t image_addr;      /* relocatable image in main memory (position independent) */
 	uint32_t image_bytes;     /* code + data, copied at load */

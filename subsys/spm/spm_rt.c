@@ -180,6 +180,7 @@ static int app_main(struct pt_svc *self)
 	struct pt_spm_core *core = &s->core[c];
 	uint64_t beat = pt_svc_ns_to_cycles(PT_SPM_BEAT_NS);
 	uint64_t phase = pt_svc_ns_to_cycles((uint64_t)PT_SPM_BEAT_NS * c / s->ncores);
+	bool slept = false;
 	for (;;) {
 		pt_svc_lock(&core->lock);
 		int id = pt_spm_pick(s, c);
@@ -188,8 +189,15 @@ static int app_main(struct pt_svc *self)
 			if (pt_svc_stopping(self))
 				return 0;
 			pt_svc_wait_until(UINT64_MAX); /* the I/O core kicks us after each load */
+			slept = true;
 			continue;
 		}
+		if (PT_SPM_MUTANT == PT_SPM_MUTANT_DISPATCH_DELAY && slept) { /* mutant only */
+			uint64_t until = hal_cycles() + pt_svc_ns_to_cycles(pt_spm_config.sigma_ns);
+			while (hal_cycles() < until)
+				pt_svc_wait_until(until);
+		}
+		slept = false;
 		struct pt_spm_task *t = &s->task[id];
 		uintptr_t base = pt_spm_task_base(s, (uint32_t)id);
 		const struct pt_spm_task_cfg *tc = t->cfg;

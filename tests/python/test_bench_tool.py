@@ -94,3 +94,22 @@ def test_bench_writes_out_and_touches_tracked_files_only_with_doc(
     assert bench.run(p.parse_args(["--kernel-only", "--out", str(out), "--doc"])) == 0
     assert "| 640 |" in doc.read_text()
     assert costs.read_text() == (out / "kernel.json").read_text()
+
+
+def test_console_sums_give_mean_sd_and_the_coprocessor_share() -> None:
+    """BENCH lines with sum/sumsq/cp (apps/bench) -> mean, standard deviation and the
+    coprocessor hart's share per sample (partita.bench.offload); old lines still parse."""
+    from partita.bench.bench import parse_console
+    from partita.bench.offload import stats, table
+
+    new = ("BENCH resume kernel threads=8 dispatch=1 min=10 max=14 n=4 sum=48 sumsq=584 cp=20\n"
+           "BENCH resume kernel threads=8 dispatch=0 min=7 max=7 n=2\n")
+    got = parse_console(new, "x")
+    assert [r.extra for r in got] == [{"sum": 48, "sumsq": 584, "cp": 20}, {}]
+    mean, sd, cp = stats(got[0])
+    assert (mean, cp) == (12.0, 5.0)
+    assert abs(sd - 2**0.5) < 1e-9  # samples 10, 12, 12, 14
+    inline = parse_console(new.replace("sum=48 sumsq=584 cp=20", "sum=24 sumsq=144 cp=0"))
+    md, rows = table(inline, got)
+    assert rows[0]["offload_app"] == 7.0 and rows[0]["offload_coproc"] == 5.0
+    assert "| resume | yes | 8 | 6 ± 0.0 | 12 ± 1.4 | 7 | 5 | 2.00 | 4 |" in md

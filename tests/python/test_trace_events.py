@@ -31,7 +31,8 @@ def test_no_hand_written_event_numbers_left() -> None:
     """The kernel's and the subsystems' headers take their numbers from the table only."""
     assert "PT_EV_BOOT =" not in (ROOT / "kernel/include/partita/trace.h").read_text()
     assert "PT_EV_SPM_SLOT =" not in (ROOT / "subsys/spm/spm_trace.h").read_text()
-    for c in ("subsys/spm/spm_rt.c", "subsys/io/io_core.c", "subsys/dataflow/dataflow.c"):
+    for c in ("subsys/spm/spm_rt.c", "subsys/io/io_core.c", "subsys/dataflow/dataflow.c",
+              "subsys/uk/uk.c"):
         text = (ROOT / c).read_text()
         name = c.split("/")[1].upper()
         assert f".trace_first = PT_EV_{name}_FIRST" in text, c
@@ -41,14 +42,15 @@ def test_no_hand_written_event_numbers_left() -> None:
 def test_registry_entries_declare_the_table_ranges() -> None:
     declared = {k: v for s in subsys.registered() for k, v in s.trace_ranges.items()}
     assert declared == events.SUBSYS_RANGES
-    assert set(declared) == {"spm", "io", "dataflow"}
+    assert set(declared) == {"spm", "io", "dataflow", "uk"}
 
 
 def _asserts() -> str:
     """C _Static_asserts of every size, offset and event number the Python side assumes."""
     lines = ["#include <stddef.h>", "#include <partita/trace.h>",
              '#include "spm/spm_trace_events.h"', '#include "io/io_trace_events.h"',
-             '#include "dataflow/dataflow_trace_events.h"']
+             '#include "dataflow/dataflow_trace_events.h"',
+             '#include "uk/uk_trace_events.h"']
 
     def check(expr: str, value: int) -> None:
         lines.append(f'_Static_assert(({expr}) == {value}, "{expr} != {value} (Python)");')

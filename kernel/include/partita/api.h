@@ -74,6 +74,10 @@ int pt_thread_state(int tid);
 /* Its effective FP priority now (0 = the caller): the base priority or a better one it
  * inherits through a mutex; PT_EINVAL as pt_thread_state. */
 int pt_thread_priority(int tid);
+/* End thread tid's wait (semaphore, mutex, queue or sleep) now, as if its timeout expired:
+ * its call returns PT_ETIMEDOUT (a sleep returns PT_OK). PT_ESTATE when it is not waiting,
+ * PT_EINVAL for the caller itself or a thread it may not act on. */
+int pt_thread_abort_wait(int tid);
 
 /* Time. */
 uint64_t pt_time_cycles(void);  /* hal_cycles(): readable from U-mode without a trap */

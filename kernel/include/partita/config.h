@@ -22,6 +22,7 @@ enum pt_policy_id {
 	PT_POLICY_EDF = 2,  /* EDF on one core (P-EDF = EDF per core + off-line partitioning) */
 	PT_POLICY_GEDF = 3, /* global EDF over a cluster */
 	PT_POLICY_TDM = 4,  /* two-level TDM wheel of application slots (kernel/sched/tdm) */
+	PT_POLICY_OFFLOAD = 5, /* fixed priority in a scheduler coprocessor (kernel/sched/offload) */
 };
 
 /* The TDM policy's table (a scheduler's `tdm:` block; docs/dataflow.md). The wheel is

@@ -42,6 +42,7 @@ enum pt_syscall_nr {
 	PT_SYS_SEM_COUNT,
 	PT_SYS_SCHED_RR_SLICE,
 	PT_SYS_IRQ_WAIT,     /* handler threads (docs/interrupts.md) */
+	PT_SYS_THREAD_ABORT_WAIT, /* a0 = tid (kernel/core/abort_wait.c) */
 	PT_SYS_COUNT,
 	/* numbers from here on belong to subsystems (<partita/subsys.h>) */
 	PT_SYS_SUBSYS_FIRST = 64,

@@ -19,7 +19,7 @@ def test_sweep_on_a_local_cluster_equals_the_process_pool(tmp_path: Path) -> Non
     b = run_experiment("spm-schedulability", tmp_path / "dask", seed=5, sets=4, jobs=2,
                        executor="local")
     assert a.read_text() == b.read_text()
-    assert len(a.read_text().splitlines()) == 1 + 20 * 3
+    assert len(a.read_text().splitlines()) == 1 + 20 * 5  # 4 SPM curves + the baseline
 
 
 def test_qemu_campaign_on_a_local_cluster(tmp_path: Path) -> None:

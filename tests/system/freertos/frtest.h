@@ -19,6 +19,12 @@ void vStartPolledQueueTasks(UBaseType_t prio);
 void vStartCountingSemaphoreTasks(UBaseType_t prio);
 void vStartRecursiveMutexTasks(UBaseType_t prio);
 void vStartGenericQueueTasks(UBaseType_t prio);
+void vStartNotifyTasks(UBaseType_t prio);
+void vStartIsrTasks(UBaseType_t prio);
+void vIsrTestTickHook(void);
+void vStartTimerTests(UBaseType_t prio);
+void vTimerTestTickHook(void);
+void vStartEventTests(UBaseType_t prio);
 
 void vReportLayerCosts(void);
 

@@ -8,7 +8,7 @@
 #include "frtest.h"
 #include "lib/ufmt.h"
 
-#define MAX_CHECKS 96
+#define MAX_CHECKS 160
 
 static struct {
 	const char *name;
@@ -19,6 +19,7 @@ static int nchecks;
 static unsigned long idle_calls;
 static TaskHandle_t bad_h;
 static volatile int bad_went_on;
+static volatile int idle_memory_asked, timer_memory_asked;
 
 /* A bad call: configASSERT reports this task, the file and the line, and stops it. */
 static void bad_task(void *arg)
@@ -74,6 +75,8 @@ static void check_task(void *arg)
 	frt_check("still_running_countsem", xAreCountingSemaphoreTasksStillRunning(), 0);
 	frt_check("still_running_recmutex", xAreRecursiveMutexTasksStillRunning(), 0);
 	frt_check("idle_hook_ran", idle_calls > 0, (long)idle_calls);
+	frt_check("static_idle_task_memory_asked_once", idle_memory_asked == 1, idle_memory_asked);
+	frt_check("static_timer_task_memory_asked_once", timer_memory_asked == 1, timer_memory_asked);
 	frt_check("assert_stops_the_task", !bad_went_on && eTaskGetState(bad_h) == eSuspended, 0);
 	int pass = 0, fail = 0;
 	for (int i = 0; i < nchecks; i++) {
@@ -99,6 +102,40 @@ void vApplicationIdleHook(void)
 	idle_calls++;
 }
 
+void vApplicationTickHook(void)
+{
+	vIsrTestTickHook();
+	vTimerTestTickHook();
+}
+
+/* configSUPPORT_STATIC_ALLOCATION: the idle task's memory, as every FreeRTOS application
+ * with static allocation provides it */
+static StaticTask_t idle_tcb;
+static StackType_t idle_stack[configMINIMAL_STACK_SIZE];
+
+void vApplicationGetIdleTaskMemory(StaticTask_t **ppxIdleTaskTCBBuffer,
+				   StackType_t **ppxIdleTaskStackBuffer,
+				   configSTACK_DEPTH_TYPE *puxIdleTaskStackSize)
+{
+	*ppxIdleTaskTCBBuffer = &idle_tcb;
+	*ppxIdleTaskStackBuffer = idle_stack;
+	*puxIdleTaskStackSize = configMINIMAL_STACK_SIZE;
+	idle_memory_asked++;
+}
+
+static StaticTask_t timer_tcb;
+static StackType_t timer_stack[configTIMER_TASK_STACK_DEPTH];
+
+void vApplicationGetTimerTaskMemory(StaticTask_t **ppxTimerTaskTCBBuffer,
+				    StackType_t **ppxTimerTaskStackBuffer,
+				    configSTACK_DEPTH_TYPE *puxTimerTaskStackSize)
+{
+	*ppxTimerTaskTCBBuffer = &timer_tcb;
+	*ppxTimerTaskStackBuffer = timer_stack;
+	*puxTimerTaskStackSize = configTIMER_TASK_STACK_DEPTH;
+	timer_memory_asked++;
+}
+
 int main(void)
 {
 	frt_check("scheduler_not_started", xTaskGetSchedulerState() == taskSCHEDULER_NOT_STARTED, 0);
@@ -110,6 +147,10 @@ int main(void)
 	vStartCountingSemaphoreTasks(1);
 	vStartRecursiveMutexTasks(2);
 	vStartGenericQueueTasks(2);
+	vStartNotifyTasks(3);
+	vStartIsrTasks(4);
+	vStartTimerTests(3);
+	vStartEventTests(3);
 	xTaskCreate(bad_task, "Bad", configMINIMAL_STACK_SIZE, NULL, 1, &bad_h);
 	xTaskCreate(check_task, "Check", configMINIMAL_STACK_SIZE, NULL, configMAX_PRIORITIES - 1,
 		    NULL);

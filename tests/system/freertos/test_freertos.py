@@ -1,6 +1,7 @@
 """The FreeRTOS API layer (compat/freertos) in QEMU: the test programs of this directory
 (FreeRTOS-style kernel tests: delays, dynamic priorities, time slicing, blocking and polled
-queues, queue ends, counting semaphores, recursive mutexes, priority inheritance) report one
+queues, queue ends, counting semaphores, recursive mutexes, priority inheritance, task
+notifications, abort delay, the heap, hooks, from-ISR calls from the tick hook) report one
 line per check; and a FreeRTOS world on one core beside a native partition on another, both
 keeping their timing."""
 
@@ -39,6 +40,31 @@ EXPECTED = {
     "still_running_recmutex",
     "queue_front_back_peek_order", "queue_receive_times_out_after_block_time",
     "queue_blocked_peek_leaves_item", "queue_overwrite", "idle_hook_ran", "assert_stops_the_task",
+    "static_idle_task_memory_asked_once",
+    # notifytest.c: notifications, abort delay, heap, stack-overflow hook
+    "notify_take_counts_and_clears", "notify_take_decrements",
+    "notify_and_query_previous_after_entry_clear", "notify_without_overwrite_fails_when_pending",
+    "notify_wait_value_and_exit_clear", "notify_other_index_does_not_wake", "notify_state_clear",
+    "notify_indexed_wakes_and_clears", "notify_wait_times_out", "abort_delay_ends_notify_wait",
+    "abort_delay_on_suspended_task_fails", "abort_delay_ends_delay", "heap_malloc_counts",
+    "heap_too_big_fails_with_hook", "heap_free_returns", "stack_overflow_hook_names_task",
+    # isrtest.c: from-ISR calls from the tick hook
+    "isr_sem_give_wakes_at_its_tick", "isr_queue_send_received_in_order",
+    "isr_notify_give_wakes_at_its_tick", "critical_section_masks_tick_hook",
+    "tick_hook_catches_up_missed_ticks", "suspended_scheduler_lets_tick_hook_run",
+    "isr_resume_from_isr", "tick_hook_every_tick",
+    # timertest.c: software timers
+    "static_timer_task_memory_asked_once", "timer_one_shot_expires_at_period",
+    "timer_auto_reload_periodic_then_stopped", "timer_change_period", "timer_reset_restarts_period",
+    "timer_delete", "timer_pend_function_call", "timer_start_from_isr", "timer_attributes",
+    "timer_callbacks_in_service_task",
+    # evtest.c: event groups, stream and message buffers, queue sets
+    "event_group_wait_any_and_all", "event_group_clear_returns_previous",
+    "event_group_wait_times_out", "event_group_sync", "event_group_static_and_from_isr",
+    "stream_buffer_trigger_level", "stream_buffer_receive_times_out",
+    "stream_buffer_partial_write_and_read", "stream_buffer_from_isr", "message_buffer_boundaries",
+    "message_buffer_never_fits_returns_at_once", "queue_set_selects_in_order",
+    "queue_set_remove_needs_empty",
 }
 
 
@@ -83,9 +109,9 @@ def test_freertos_world_and_native_partition_keep_their_timing(tmp_path: Path) -
 @pytest.mark.parametrize("option, message", [
     ("#define configUSE_PREEMPTION 0", "always preemptive"),
     ("#define configNUMBER_OF_CORES 2", "runs on one core"),
-    ("#define configCHECK_FOR_STACK_OVERFLOW 2", "guard page"),
+    ("#define configCHECK_FOR_STACK_OVERFLOW 3", "0, 1 or 2"),
     ("#define configTICK_RATE_HZ 3", "must divide 10^9"),
-    ("#define configUSE_TIMERS 1", "not implemented on Partita yet"),
+    ("#define configUSE_CO_ROUTINES 1", "not implemented on Partita"),
     ("#define configUSE_MPU_WRAPPERS 1", "partition"),
 ])
 def test_options_partita_cannot_honour_are_compile_errors(tmp_path: Path, option: str,

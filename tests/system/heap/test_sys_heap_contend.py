@@ -23,6 +23,7 @@ def test_four_harts_growing_one_heap_all_finish(boot: Callable[..., RunResult]) 
     assert "FAIL" not in console, console
     done = {int(t): int(c) for t, c in re.findall(r"^contend: ok (\d) (\d+)$", console, re.MULTILINE)}
     assert sorted(done) == [0, 1, 2, 3], console
-    # the four threads overlapped (they all started at the epoch) and finished well inside
-    # the 30 ms run: a hang shows as missing lines, a near-hang as late finishes
-    assert max(done.values()) < 15_000_000, done
+    # the four threads overlapped (they all started at the epoch) and finished inside the
+    # 50 ms run (measured: 5.6 to 15.7 ms, depending on how the harts' turns fall); a hang
+    # shows as missing lines, a near-hang as late finishes
+    assert max(done.values()) < 40_000_000, done

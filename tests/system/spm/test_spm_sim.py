@@ -36,3 +36,44 @@ def test_kernel_and_simulator_agree_job_by_job(boot, tmp_path_factory, n_sets: i
     worst = max(abs(d.kernel["exec_start"] - d.sim["exec_start"]) for d in diffs)
     print(f"simcheck seed {seed}: {len(diffs)} jobs agree; dispatch latency <= {worst} ns "
           f"(tolerance {TOL_NS} ns)")
+
+
+def test_kernel_and_simulator_agree_when_jobs_outlive_their_period(boot,
+                                                                  tmp_path_factory) -> None:
+    """Heavier sets (40-70 % per core) where jobs outlive their period: the kernel holds the
+    next release pending until the unload, and so does the simulator (`serial`)."""
+    cfg = small_sets(5, tmp_path_factory.mktemp("simcheck_outlive"), seed=5, outlive=True)
+    r = boot(str(cfg))
+    tl = decode(r.area)
+    assert invariant_violations(tl) == []
+    diffs = compare(cfg, r.area)
+    bad = [f"{d.task} job {d.job}: {'; '.join(d.mismatches())}" for d in diffs
+           if d.mismatches()]
+    assert bad == [], "\n".join(bad[:20])
+    import yaml
+
+    period = {t["name"]: t["period_ns"] for t in yaml.safe_load(cfg.read_text())["spm"]["tasks"]}
+    long_jobs = sum(1 for d in diffs if d.kernel["unload_end"] - d.kernel["release"]
+                    > period[d.task])
+    print(f"simcheck (outliving): {len(diffs)} jobs agree, {long_jobs} outlived their period")
+    assert long_jobs >= 5
+
+
+MUTANTS = {1: "one-slot dispatch delay", 2: "skipped slot", 3: "Rule 2 before Rule 1"}
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_mutant_kernels_fail_the_check(boot, tmp_path_factory, monkeypatch,
+                                       mutant: int) -> None:
+    """Mutation check (issue 13): a kernel built with a deliberate protocol bug (make
+    PT_SPM_MUTANT=n, subsys/spm/spm.h) must fail this comparison or the protocol invariants;
+    the normal build (the test above) passes both."""
+    cfg = small_sets(4, tmp_path_factory.mktemp(f"mutant{mutant}"), seed=3)
+    monkeypatch.setenv("PARTITA_MAKE_VARS", f"PT_SPM_MUTANT={mutant}")
+    r = boot(str(cfg), tag=f"-mutant{mutant}")
+    monkeypatch.delenv("PARTITA_MAKE_VARS")
+    inv = invariant_violations(decode(r.area))
+    bad = [d for d in compare(cfg, r.area) if d.mismatches()]
+    print(f"mutant {mutant} ({MUTANTS[mutant]}): {len(inv)} invariant violations, "
+          f"{len(bad)} jobs disagree with the simulator")
+    assert inv or bad, f"mutant {mutant} ({MUTANTS[mutant]}) passed the check"

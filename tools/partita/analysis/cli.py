@@ -49,6 +49,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--test", choices=TESTS, help="analysis to run (default: by policy)")
     p.add_argument("-o", "--output", type=Path, default=Path("bounds.json"),
                    help="where to write bounds.json (default: ./bounds.json)")
+    p.add_argument("--analysis", choices=sorted(spm.ANALYSES), default="exact",
+                   help="SPM test (--test spm): exact = the critical-instant schedule with the "
+                   "TDMA phase (default), conservative = seed 000 Lemma 1 intervals, "
+                   "anti-sorted pairing (docs/spm.md)")
     p.add_argument("--cores", type=int, help="override the task set's platform cores (m)")
     p.add_argument("--overheads", type=Path, metavar="KERNEL_JSON",
                    help="inflate WCETs with kernel costs (default for configurations: their "
@@ -165,7 +169,8 @@ def _dur(ns: int) -> str:
     return f"{ns} ns"
 
 
-def run_test(test: str, tasks: Sequence[Task], plat: Platform) -> tuple[bool, Bounds]:
+def run_test(test: str, tasks: Sequence[Task], plat: Platform,
+             spm_analysis: str = "exact") -> tuple[bool, Bounds]:
     """Run one named test; returns (verdict, bounds in the order of `tasks`)."""
     if test in UNIPROC:
         if plat.cores != 1:
@@ -183,7 +188,8 @@ def run_test(test: str, tasks: Sequence[Task], plat: Platform) -> tuple[bool, Bo
     if test in GLOBAL:
         return gedf.analyze(tasks, plat.cores, "rta" if test == "gedf-rta" else test)
     if test == "spm":
-        r = spm.analyze([t for t in tasks], plat, app_cores=plat.cores)  # type: ignore[misc]
+        r = spm.analyze([t for t in tasks], plat, app_cores=plat.cores,  # type: ignore[misc]
+                        analysis=spm_analysis)
         return r.schedulable, r.bounds_ns
     sched, heur = test.split("-", 1)
     res = partition.partition(tasks, plat.cores, heur, "edf" if sched == "pedf" else "fp")
@@ -203,7 +209,14 @@ def run_test(test: str, tasks: Sequence[Task], plat: Platform) -> tuple[bool, Bo
 
 # ------------------------------------------------------------------ configs
 
-_POLICY_TEST = {"fp": "fp-rta", "edf": "edf-rta", "gedf": "gedf-best"}
+# offload: the same fixed-priority semantics, decided by the scheduler coprocessor
+_POLICY_TEST = {"fp": "fp-rta", "edf": "edf-rta", "gedf": "gedf-best", "offload": "fp-rta"}
+
+
+def _high_first(raw: Any) -> bool:
+    """The scheduler coprocessors' priority order is high_first (one order per system)."""
+    return any(isinstance(c, dict) and c.get("priority_order") == "high_first"
+               for c in (raw if isinstance(raw, list) else []))
 
 
 def default_kernel_json() -> Path:
@@ -242,8 +255,11 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
                                       "cpu": s.cpus[0] if len(s.cpus) == 1 else None}
             task = th.task()  # the configuration's task model, carried through as is
             assert task is not None  # periodic / sporadic (period and wcet checked above)
-            if s.policy != "fp":  # deadline-ordered: a priority would mean nothing
+            if s.policy not in ("fp", "offload"):  # deadline-ordered: no priority
                 task = task.model_copy(update={"priority": None})
+            elif s.policy == "offload" and _high_first(r.subsys.get("coproc")):
+                # 255 is the highest: the analysis' order is 0 highest
+                task = task.model_copy(update={"priority": 255 - (task.priority or 0)})
             groups.setdefault(key, []).append(task)
         t = _POLICY_TEST.get(s.policy)
         if t is None:
@@ -285,7 +301,8 @@ def analyze_config(path: Path, test: str | None, costs: dict[str, int] | None = 
 
 def analyze_file(path: Path, test: str | None = None, cores: int | None = None,
                  overheads_json: Path | None = None, auto_overheads: bool = True,
-                 app_dirs: Sequence[str | Path] = ()) -> dict[str, Any]:
+                 app_dirs: Sequence[str | Path] = (), spm_analysis: str = "exact"
+                 ) -> dict[str, Any]:
     """Analyse a file and return the bounds.json document (WCETs inflated with the kernel
     costs of `overheads_json` if given, see partita.analysis.overheads). For a system
     configuration without `overheads_json` and with `auto_overheads`, its `overheads:` file or
@@ -326,7 +343,7 @@ def analyze_file(path: Path, test: str | None = None, cores: int | None = None,
                                    else "fp-rta" if plat.cores == 1 else "gedf-rta")
         if name not in TESTS:
             raise AnalysisInputError(f"unknown test {name!r}; choose from {', '.join(TESTS)}")
-        _, b = run_test(name, tasks, plat)
+        _, b = run_test(name, tasks, plat, spm_analysis)
         rows = list(zip(tasks, b, strict=True))
     out: dict[str, Any] = {"test": name, "tasks": {
         t.name: {"bound_ns": bd, "deadline_ns": t.d,
@@ -345,7 +362,8 @@ def run(args: argparse.Namespace) -> int:
     con = Console()
     try:
         out = analyze_file(args.file, args.test, args.cores, args.overheads,
-                           auto_overheads=not args.no_overheads, app_dirs=args.app_dir)
+                           auto_overheads=not args.no_overheads, app_dirs=args.app_dir,
+                           spm_analysis=args.analysis)
     except AnalysisInputError as e:
         con.print(f"[red]error:[/red] {e}")
         return 2

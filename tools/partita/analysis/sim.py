@@ -169,7 +169,7 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
                  exec_ns: Sequence[Sequence[int]] | None = None,
                  copy_ns: Sequence[Sequence[tuple[int, int]]] | None = None,
                  log: list[SpmJobLog] | None = None,
-                 first_partition: int | None = None) -> SimResult:
+                 first_partition: int | None = None, serial: bool = True) -> SimResult:
     """Exact simulation of one application core under the SPM protocol.
 
     Own slots start at (k M + core) sigma. Order of processing at one instant: DMA
@@ -179,7 +179,11 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
     `copy_ns[i][j]` its (load, unload) durations (else load_ns/unload_ns); `log`,
     if given, receives one SpmJobLog per job, in completion order (kernel comparison).
     `first_partition`: if given, loads alternate between the partitions starting with this
-    one, as the kernel does (else the lowest free one); the bounds do not depend on it."""
+    one, as the kernel does (else the lowest free one); the bounds do not depend on it.
+    `serial` (default, as the kernel): a release while the task's previous job is anywhere in
+    the pipeline (active, in a partition, being unloaded) is held pending and becomes active
+    when that job's unload completes, keeping its nominal release; with `serial=False` it
+    becomes active at once (two jobs of one task may then occupy both partitions)."""
     n = len(c)
     ld = [sigma] * n if load_ns is None else list(load_ns)
     ul = [sigma] * n if unload_ns is None else list(unload_ns)
@@ -202,12 +206,14 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
     jl: dict[int, SpmJobLog] = {}
     cp: dict[int, tuple[int, int]] = {}
     last_load = 1 if first_partition is None else 1 - first_partition
+    inflight: set[int] = set()        # tasks with a job active or in a partition (serial)
+    held: dict[int, list[_Job]] = {}  # their pending releases, oldest first
     while True:
         slot_t = (slot_k * M + core) * sigma
         cands = [x for x in (cpu_end, dma_end, slot_t) if x is not None]
         if k < len(ev):
             cands.append(ev[k][0])
-        pending = active or any(s != "free" for s in state)
+        pending = active or any(s != "free" for s in state) or any(held.values())
         if k >= len(ev) and not pending:
             break
         t = min(cands)
@@ -228,6 +234,11 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
                 res.missed[j.task] |= t > j.deadline
                 res.jobs[j.task] += 1
                 part[p], state[p] = None, "free"
+                if serial:
+                    if held.get(j.task):
+                        active.append(held[j.task].pop(0))
+                    else:
+                        inflight.discard(j.task)
             dma_end = None
         if cpu_end == t:
             jl[id(part[cpu_part])].exec_end = t
@@ -242,7 +253,11 @@ def simulate_spm(c: Sequence[int], D: Sequence[int], releases: Sequence[Sequence
             j = _Job(i, r, r + D[i], cj)
             jl[id(j)] = SpmJobLog(i, nj, r)
             cp[id(j)] = (ld[i], ul[i]) if copy_ns is None else copy_ns[i][nj]
-            active.append(j)
+            if serial and i in inflight:
+                held.setdefault(i, []).append(j)
+            else:
+                inflight.add(i)
+                active.append(j)
             k += 1
         if slot_t == t:
             slot_k += 1

@@ -29,11 +29,13 @@ from pathlib import Path
 from partita.config import ConfigError, load_resolved
 from partita.run.build import ROOT, BuildError, build, build_dir_for, locked
 from partita.run.qemu import boot, read_trace_area
-from partita.run.run import default_timeout
+from partita.run.run import default_timeout, qemu_for
 from partita.trace.format import Area, Ev, TraceFormatError, pack
 
 BENCH_DIR = ROOT / "apps" / "bench" / "configs"
-CONFIGS: tuple[str, ...] = ("bench-kernel", "bench-user", "bench-ipi-kernel", "bench-ipi-user")
+# bench-freertos: the same operations through the FreeRTOS API layer (compat/bench/freertos)
+CONFIGS: tuple[str, ...] = ("bench-kernel", "bench-user", "bench-ipi-kernel", "bench-ipi-user",
+                            "bench-freertos")
 IRQ_CONFIG = "bench-irq"  # interrupt overhead, both contexts (partita.bench.irq): Table II
 HEAP_CONFIG = "bench-heap"  # colored heaps (apps/bench/bench_heap.c): its own table
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -45,8 +47,10 @@ MARK_WAKE = 0xBE4D0000  # + thread count, a1 = the driver's wake-up minus T
 
 HEAP_LINE = re.compile(r"^BENCH-HEAP (?P<op>malloc|free) (?P<variant>kernel|user) "
                        r"bytes=(?P<bytes>\d+) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)")
-LINE = re.compile(r"^BENCH (?P<op>\S+) (?P<variant>kernel|user) threads=(?P<threads>\d+) "
-                  r"dispatch=(?P<dispatch>[01]) min=(?P<min>\d+) max=(?P<max>\d+) n=(?P<n>\d+)")
+LINE = re.compile(r"^BENCH (?P<op>\S+) (?P<variant>kernel|user|freertos) "
+                  r"threads=(?P<threads>\d+) dispatch=(?P<dispatch>[01]) min=(?P<min>\d+) "
+                  r"max=(?P<max>\d+) n=(?P<n>\d+)"
+                  r"(?: sum=(?P<sum>\d+) sumsq=(?P<sumsq>\d+) cp=(?P<cp>\d+))?")
 
 # FreeRTOS-Kernel V11 on the same QEMU (issue 2): instructions, (op, dispatch) -> cycles.
 REFERENCE: dict[tuple[str, bool], int] = {
@@ -113,8 +117,10 @@ def parse_console(console: str, config: str = "") -> list[Result]:
     for line in console.splitlines():
         m = LINE.match(line.strip())
         if m:
+            extra = {k: int(m[k]) for k in ("sum", "sumsq", "cp") if m[k] is not None}
             out.append(Result(m["op"], m["variant"], int(m["threads"]), m["dispatch"] == "1",
-                              int(m["min"]), int(m["max"]), int(m["n"]), config))
+                              int(m["min"]), int(m["max"]), int(m["n"]), config,
+                              extra=extra))
     return out
 
 
@@ -183,9 +189,10 @@ def run_kernel_config(cfg: str | Path, out: str | Path, trace: bool = True) -> C
     # kernel's paths, not its self-checks
     with locked(build_dir_for(system.name, trace, asserts=False)):
         b = build(cfg, quiet=True, trace=trace, asserts=False)
+        qemu, devargs = qemu_for(system)  # an emulated device: build/qemu's QEMU
         res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
                    icount_shift=0, timeout_s=default_timeout(system.run_for_ns),
-                   console_file=out / "console.log")
+                   console_file=out / "console.log", extra_args=devargs, qemu=qemu)
         try:
             area = read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:
@@ -340,10 +347,13 @@ USER_EXTRA = 150
 TIMER_TO_THREAD_OFF = 400  # issue 9: kernel threads, tracing off; no FreeRTOS figure
 
 
-def targets(key: tuple[str, bool], kernel: bool) -> tuple[int | None, int | None] | None:
+def targets(key: tuple[str, bool], kernel: bool,
+            freertos: bool = False) -> tuple[int | None, int | None] | None:
     """(tracing-on limit, tracing-off limit) in cycles (None: no limit on that side), or None
     without any target."""
     ref = REFERENCE.get(key)
+    if freertos:  # issue 14: each FreeRTOS call on Partita no dearer than on FreeRTOS V11
+        return (ref, ref) if ref is not None else None
     if kernel and key == ("timer_to_thread", True):
         return None, TIMER_TO_THREAD_OFF
     if ref is None:
@@ -393,7 +403,7 @@ def table(results: Sequence[Result], variant: str) -> str:
         if not rs and not ro:
             continue
         ref = REFERENCE.get(key)
-        lim = targets(key, kernel)
+        lim = targets(key, kernel, variant == "freertos")
         worst_on = max(r.cycles_max for r in rs.values()) if rs else None
         worst_off = max(r.cycles_max for r in ro.values()) if ro else None
         flat = all(is_flat(x) for x in (rs, ro) if x)
@@ -420,6 +430,10 @@ def kernel_markdown(results: Sequence[Result], runs: Sequence[ConfigRun],
                     breakdown: str | None = None) -> str:
     parts = ["### Kernel threads (S-mode, direct calls)\n", table(results, "kernel"),
              "\n### User threads (U-mode, every call an `ecall`)\n", table(results, "user"),
+             "\n### The FreeRTOS API (compat/freertos, kernel partition; issue 14)\n",
+             table(results, "freertos"),
+             "\nThe same operations made with FreeRTOS calls by FreeRTOS tasks "
+             "(`compat/bench/freertos`); target: no dearer than FreeRTOS V11 itself.\n",
              "\nThread-count columns: the default image (tracing on). *Tracing off*: the same "
              "operation on the image built with `PT_TRACE=0` (every trace record compiled out), "
              "over all thread counts. Targets (issue 9): kernel threads ≤ 1.25× FreeRTOS with "
@@ -477,6 +491,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    choices=(*CONFIGS, HEAP_CONFIG, "ucos2", IRQ_CONFIG),
                    help="run only this benchmark configuration (repeatable; the doc's tables "
                         "are then left alone)")
+    p.add_argument("--no-offload", action="store_true",
+                   help="skip the offloaded-scheduler comparison (docs/offload.md, three boots)")
+    p.add_argument("--no-device", action="store_true",
+                   help="leave the device back end out of that comparison (it needs "
+                        "build/qemu, built first if missing: docs/devices.md)")
     p.add_argument("--no-profile", action="store_true",
                    help="skip the per-function breakdown (two single-stepped boots, ~20 s)")
     p.add_argument("--doc", action="store_true",
@@ -605,6 +624,15 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_profile and "bench-ipi-kernel" in chosen:
             bd = (bd or "") + ("\nIPI wake-up (`ipi_wake`, kernel threads, tracing off), one "
                                "window split by hart:\n\n" + breakdown_ipi(out))
+        if not args.no_offload and "bench-kernel" in chosen:
+            from partita.bench import offload
+
+            try:
+                print(offload.run(out, device=not args.no_device))
+            except (BuildError, BenchError) as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 1
+            print(f"wrote {out / 'offload.json'}, {out / 'offload.md'}")
         kernel_md = kernel_markdown(results, runs, bd) if chosen else None
         if kernel_md:
             print(kernel_md)

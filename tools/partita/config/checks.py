@@ -140,11 +140,11 @@ def _check_schedulers(cfg: SystemCfg) -> list[Problem]:
                 out.append(Problem(path, f"cpu {cpu} has role {cfg.role_of(cpu).value}, not app"))
             else:
                 owner[cpu] = s.name
-        if s.policy == Policy.fp and len(s.cpus) != 1:
+        if s.policy in (Policy.fp, Policy.offload) and len(s.cpus) != 1:
             out.append(Problem(("schedulers", i, "cpus"),
-                               "an fp instance schedules exactly one cpu"))
+                               f"an {s.policy.value} instance schedules exactly one cpu"))
         out += _check_tdm(cfg, i, s)
-        if s.rr_slice_ns and s.policy != Policy.fp:
+        if s.rr_slice_ns and s.policy not in (Policy.fp, Policy.offload):
             out.append(Problem(("schedulers", i, "rr_slice"), "round-robin slice is fp only"))
         if s.partition is not None and s.policy != Policy.edf:
             out.append(Problem(("schedulers", i, "partition"),
@@ -152,6 +152,45 @@ def _check_schedulers(cfg: SystemCfg) -> list[Problem]:
     for cpu in range(cfg.ncpus):
         if cfg.role_of(cpu) == Role.app and cpu not in owner:
             out.append(Problem(("schedulers",), f"app cpu {cpu} has no scheduler"))
+    return out + _check_offload(cfg)
+
+
+def _check_offload(cfg: SystemCfg) -> list[Problem]:
+    """Every offload instance is the client of one scheduler coprocessor, every client of a
+    coprocessor an offload instance; one priority order for all of them (the policy's
+    preempts / key_cmp are per image)."""
+    from partita.subsys.coproc.config import client_of
+
+    raw = cfg.subsys.get("coproc")
+    out = []
+    for i, s in enumerate(cfg.schedulers):
+        if s.policy == Policy.offload and client_of(raw, s.name) is None:
+            out.append(Problem(("schedulers", i, "policy"),
+                               f"scheduler {s.name}: policy offload needs a scheduler "
+                               f"coprocessor listing it (coproc: [{{name: ..., service: sched, "
+                               f"clients: [{s.name}], ...}}])"))
+    policy = {s.name: s.policy for s in cfg.schedulers}
+    orders = set()
+    for j, c in enumerate(raw if isinstance(raw, list) else []):
+        if not isinstance(c, dict):
+            continue
+        if c.get("clients"):
+            orders.add(c.get("priority_order") or "low_first")
+        for k, name in enumerate(c.get("clients") or []):
+            if policy.get(name) != Policy.offload:
+                why = ("no such scheduler" + did_you_mean(str(name), policy)
+                       if name not in policy else f"its policy is {policy[name].value}")
+                out.append(Problem(("coproc", j, "clients", k),
+                                   f"client {name} is not a scheduler of policy offload "
+                                   f"({why})"))
+        for other in raw[:j]:
+            if isinstance(other, dict) and set(other.get("clients") or []) & set(
+                    c.get("clients") or []):
+                out.append(Problem(("coproc", j, "clients"), "a scheduler is the client of "
+                                   "two coprocessors"))
+    if len(orders) > 1:
+        out.append(Problem(("coproc",), "all scheduler coprocessors of a system have one "
+                           "priority_order"))
     return out
 
 

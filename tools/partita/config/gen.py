@@ -12,7 +12,7 @@ from partita.config.schema import TdmCfg
 ROLE = {"app": "PT_ROLE_APP", "io": "PT_ROLE_IO", "idle": "PT_ROLE_IDLE",
         "coproc": "PT_ROLE_COPROC", "proxy": "PT_ROLE_PROXY"}
 POLICY = {"fp": "PT_POLICY_FP", "edf": "PT_POLICY_EDF", "gedf": "PT_POLICY_GEDF",
-          "tdm": "PT_POLICY_TDM"}
+          "tdm": "PT_POLICY_TDM", "offload": "PT_POLICY_OFFLOAD"}
 KIND = {"aperiodic": "PT_KIND_APERIODIC", "periodic": "PT_KIND_PERIODIC",
         "sporadic": "PT_KIND_SPORADIC"}
 MISS = {"record": "PT_MISS_RECORD", "skip_next": "PT_MISS_SKIP_NEXT", "stop": "PT_MISS_STOP"}

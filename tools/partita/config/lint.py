@@ -3,8 +3,8 @@
 
 - every `entry:` is a function defined by the application sources the image can link
   (`partita.config.apps`), with a "did you mean" from the closest names;
-- a role that the schema accepts but nothing implements yet (`coproc`, `proxy`) is an error;
-  a role only a subsystem implements (`io`) needs a subsystem section claiming that cpu
+- a role that the schema accepts but nothing implements yet (`proxy`) is an error;
+  a role only a subsystem implements (`io`, `coproc`) needs a subsystem section claiming that cpu
   (`roles` and `claims` of partita.subsys);
 - a field that the thread's scheduling policy ignores (`priority:` under edf or gedf) is a
   warning naming the field.
@@ -26,7 +26,6 @@ from partita.config.schema import Policy, Role, SystemCfg
 # Roles that parse but have no implementation behind them yet. Remove one from here when its
 # subsystem lands (and document it in docs/user-guide.md).
 UNIMPLEMENTED_ROLES = {
-    Role.coproc: "software coprocessors are not implemented yet",
     Role.proxy: "proxy kernels are not implemented yet",
 }
 

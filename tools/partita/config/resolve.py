@@ -211,7 +211,7 @@ def _priorities(cfg: SystemCfg) -> dict[str, int]:
     prio: dict[str, int] = {}
     for s in cfg.schedulers:
         mine = [t for t in cfg.threads if scheduler_of(cfg, t) is s]
-        if s.policy != Policy.fp:
+        if s.policy not in (Policy.fp, Policy.offload):
             prio.update({t.name: t.priority if t.priority is not None else EDF_PRIORITY
                          for t in mine})
             continue

@@ -30,7 +30,7 @@ class Role(StrEnum):
     app = "app"        # runs threads under its scheduler instance
     io = "io"          # a service hart run by a subsystem that claims it (partita.subsys)
     idle = "idle"      # no scheduler: the hart only idles (a spacer)
-    coproc = "coproc"  # reserved: rejected by partita.config.lint until implemented
+    coproc = "coproc"  # runs a coprocessor's service (the coproc: section claims it)
     proxy = "proxy"    # reserved: rejected by partita.config.lint until implemented
 
 
@@ -39,6 +39,7 @@ class Policy(StrEnum):
     edf = "edf"
     gedf = "gedf"
     tdm = "tdm"
+    offload = "offload"  # fixed priority in a scheduler coprocessor (coproc: section)
 
 
 class TdmMode(StrEnum):

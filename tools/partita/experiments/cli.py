@@ -14,6 +14,7 @@ from pathlib import Path
 
 EXPERIMENTS = {
     "spm-schedulability": ("partita.experiments.spm_schedulability", 1000),
+    "spm-sigma-sweep": ("partita.experiments.spm_sigma_sweep", 200),
     "gedf-vs-pedf": ("partita.experiments.gedf_vs_pedf", 1000),
     # sets per scheduler; each set boots QEMU 12 times (4 working sets x 3 scenarios)
     "coloring": ("partita.experiments.coloring", 10),  # the paper's 10

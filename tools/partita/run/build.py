@@ -124,13 +124,22 @@ def build(cfg_path: str | Path, *, quiet: bool = False, jobs: int | None = None,
     tracing): the benchmarks' images."""
     system = load_resolved(cfg_path, app_dirs=app_dirs)
     asserts = asserts and trace
-    b = Build(system, build_dir_for(system.name, trace, asserts))
+    # extra make variables (VAR=value, space separated) for test-only variants such as the
+    # mutation checks of a subsystem's tests; each variant builds in its own directory
+    extra = os.environ.get("PARTITA_MAKE_VARS", "").split()
+    for v in extra:
+        if not re.fullmatch(r"[A-Z][A-Z0-9_]*=[A-Za-z0-9_.-]*", v):
+            raise BuildError(f"PARTITA_MAKE_VARS: {v!r} is not VAR=value")
+    bdir = build_dir_for(system.name, trace, asserts)
+    if extra:
+        bdir = bdir.with_name(bdir.name + "".join(f"-{v.replace('=', '')}" for v in extra))
+    b = Build(system, bdir)
     write_outputs(system, b.gen_dir)
     write_app_dirs(system, cfg_path, b.build_dir, app_dirs)
     jobs = jobs or int(os.environ.get("PARTITA_JOBS", "2"))
     cmd = ["make", "--no-print-directory", f"-j{jobs}", "-f", "mk/kernel.mk",
            f"BUILD={b.build_dir.relative_to(ROOT)}", f"PT_TRACE={1 if trace else 0}",
-           f"PT_ASSERTS={1 if asserts else 0}"]
+           f"PT_ASSERTS={1 if asserts else 0}", *extra]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if not quiet and proc.stdout.strip():
         # one summary line; PARTITA_VERBOSE=1 shows every compiler command

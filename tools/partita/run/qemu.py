@@ -43,7 +43,28 @@ from partita.trace.format import (
 )
 
 RAM_BASE = 0x80000000
-QEMU = "qemu-system-riscv64"
+QEMU = "qemu-system-riscv64"  # Debian's qemu-system-misc: every configuration without a device
+_ROOT = Path(__file__).resolve().parents[3]  # the repository (tools/partita/run/qemu.py)
+# QEMU 7.2 built from Debian's source with Partita's device models (scripts/qemu-dev.sh,
+# docs/devices.md); used only by configurations that declare an emulated device.
+DEVICE_QEMU = _ROOT / "build" / "qemu" / "bin" / "qemu-system-riscv64"
+
+
+class DeviceQemuError(Exception):
+    """build/qemu could not be built (the message says why and where the log is)."""
+
+
+def device_qemu(quiet: bool = False) -> Path:
+    """The QEMU with Partita's device models, built first if it is missing or older than the
+    device sources (scripts/qemu-dev.sh: returns at once when fresh; a cold build takes tens of
+    minutes, see docs/devices.md)."""
+    script = _ROOT / "scripts" / "qemu-dev.sh"
+    r = subprocess.run([str(script)], cwd=_ROOT, text=True,
+                       stdout=subprocess.PIPE if quiet else None, stderr=subprocess.PIPE)
+    if r.returncode != 0 or not DEVICE_QEMU.is_file():
+        raise DeviceQemuError(f"{script} failed (exit {r.returncode}): "
+                              f"{(r.stderr or '').strip()[-2000:]}")
+    return DEVICE_QEMU
 
 
 @dataclass
@@ -59,9 +80,10 @@ class BootResult:
         return self.returncode == 0 and not self.timed_out
 
 
-def command(elf: Path, ram_file: Path, ram_mb: int, ncpus: int, icount_shift: int) -> list[str]:
+def command(elf: Path, ram_file: Path, ram_mb: int, ncpus: int, icount_shift: int,
+            qemu: str | Path = QEMU) -> list[str]:
     return [
-        QEMU, "-machine", "virt,memory-backend=mem",
+        str(qemu), "-machine", "virt,memory-backend=mem",
         "-object", f"memory-backend-file,id=mem,size={ram_mb}M,mem-path={ram_file},share=on",
         "-bios", "none", "-kernel", str(elf), "-smp", str(ncpus),
         "-icount", f"shift={icount_shift},sleep=off",
@@ -95,17 +117,22 @@ def gdb_command(elf: Path, port: int) -> list[str]:
 def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: int,
          timeout_s: float | None, console_file: Path | None = None, echo: bool = False,
          poll: Callable[[], None] | None = None, poll_s: float = 0.02,
-         extra_args: list[str] | None = None) -> BootResult:
+         extra_args: list[str] | None = None, qemu: str | Path = QEMU,
+         on_start: Callable[[], None] | None = None) -> BootResult:
     """Run QEMU until the guest powers off or `timeout_s` wall-clock seconds pass (None: no
     limit, for a debugging session). `poll` (e.g. TraceDrainer.poll) is called every `poll_s`
-    seconds while the guest runs."""
-    if shutil.which(QEMU) is None:
-        raise FileNotFoundError(f"{QEMU} not found (run scripts/bootstrap.sh)")
+    seconds while the guest runs; `on_start` once, right after QEMU started (the RAM file is
+    this boot's from then on). `qemu`: the binary (DEVICE_QEMU for emulated devices)."""
+    if shutil.which(str(qemu)) is None:
+        raise FileNotFoundError(f"{qemu} not found (run scripts/bootstrap.sh"
+                                f"{'' if qemu == QEMU else ', make qemu-dev'})")
     _fresh_ram(ram_file, ram_mb)
-    cmd = command(elf, ram_file, ram_mb, ncpus, icount_shift) + list(extra_args or [])
+    cmd = command(elf, ram_file, ram_mb, ncpus, icount_shift, qemu) + list(extra_args or [])
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
+    if on_start is not None:
+        on_start()
     chunks: list[bytes] = []
 
     def pump() -> None:
@@ -119,7 +146,7 @@ def boot(elf: Path, ram_file: Path, *, ram_mb: int, ncpus: int, icount_shift: in
     reader = threading.Thread(target=pump, daemon=True)
     reader.start()
     timed_out = False
-    deadline = start + timeout_s
+    deadline = start + timeout_s if timeout_s is not None else float("inf")
     while True:
         try:
             proc.wait(timeout=poll_s if poll is not None else max(0.0, deadline - time.monotonic()))

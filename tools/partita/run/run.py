@@ -19,14 +19,35 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from partita.config import load_resolved
-from partita.run.build import ROOT, Build, add_app_dir_argument, build, locked, report_errors
-from partita.run.qemu import BootResult, TraceDrainer, boot, gdb_args, gdb_command, read_trace_area
+from partita.config import ConfigError, load_resolved
+from partita.run.build import (
+    ROOT,
+    Build,
+    BuildError,
+    add_app_dir_argument,
+    build,
+    locked,
+    report_errors,
+)
+from partita.run.qemu import (
+    QEMU,
+    BootResult,
+    DeviceQemuError,
+    TraceDrainer,
+    boot,
+    device_qemu,
+    gdb_args,
+    gdb_command,
+    read_trace_area,
+)
 from partita.trace.format import Area, TraceFormatError
 from partita.trace.stats import TaskStats
 from partita.trace.timeline import Timeline
+
+if TYPE_CHECKING:
+    from partita.subsys.uk.launch import UkOptions, UkProcess
 
 
 @dataclass
@@ -118,17 +139,36 @@ def write_bounds(cfg: Path, out: Path, app_dirs: Sequence[str | Path] = ()) -> d
     return doc
 
 
+def qemu_for(system: Any, quiet: bool = True) -> tuple[str | Path, list[str]]:
+    """The QEMU binary a resolved configuration boots on and its -device options: Debian's
+    and none, or, when a section declares an emulated device, build/qemu's (built first if
+    stale; BuildError if that fails) and the devices (docs/devices.md)."""
+    from partita import subsys
+
+    devices = subsys.qemu_devices(system.subsys)
+    if not devices:
+        return QEMU, []
+    try:
+        qemu = device_qemu(quiet=quiet)
+    except DeviceQemuError as e:
+        raise BuildError(str(e)) from None
+    return qemu, [a for d in devices for a in ("-device", d)]
+
+
 def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = None,
                echo: bool = False, png: bool = True, bounds: bool = True,
                gantt_ms: float | None = None, drain: bool = True,
                app_dirs: Sequence[str | Path] = (), gdb_port: int | None = None,
-               model: str | None = None, **gantt_opts: object) -> RunResult:
+               model: str | None = None, uk: UkOptions | None = None,
+               **gantt_opts: object) -> RunResult:
     """Build and boot `cfg`, decode the trace into `out`. Raises ConfigError / BuildError.
     With `drain` (default) the host empties the trace rings while the guest runs.
     `app_dirs`: application directories outside the configuration (--app-dir). `gdb_port`:
     start QEMU halted with its gdb stub on that port, print the gdb-multiarch command, and
     wait without a time limit. `model`: a timing model to load (partita.subsys.model_names(),
-    `none` for none even if the configuration has one's section)."""
+    `none` for none even if the configuration has one's section). `uk`: run the user-level
+    kernel (uk/) beside QEMU (the configuration needs a `uk:` section; docs/proxy-kernel.md);
+    its log is `out/uk.log`."""
     from partita import subsys
     from partita.run.report import collect
     from partita.trace.cli import write_artifacts
@@ -157,16 +197,27 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
                   flush=True)
         for _, m in models:
             extra += m.qemu_args(system, b.elf, b.ram_file, out)
+        qemu, devargs = qemu_for(system, quiet=not echo)
+        extra += devargs
         try:
             drainer: TraceDrainer | None = TraceDrainer(b.ram_file, b.elf) if drain else None
         except TraceFormatError:
             drainer = None
-        res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
-                   icount_shift=system.icount_shift,
-                   timeout_s=None if gdb_port is not None
-                   else timeout_s or default_timeout(system.run_for_ns),
-                   console_file=out / "console.log", echo=echo, extra_args=extra,
-                   poll=drainer.poll if drainer else None)
+        ukp = _uk_process(cfg, system, b, out, uk) if uk is not None else None
+        polls = [p for p in (drainer.poll if drainer else None,
+                             ukp.poll if ukp else None) if p is not None]
+        try:
+            res = boot(b.elf, b.ram_file, ram_mb=system.ram_mb, ncpus=system.ncpus,
+                       icount_shift=system.icount_shift,
+                       timeout_s=None if gdb_port is not None
+                       else timeout_s or default_timeout(system.run_for_ns),
+                       console_file=out / "console.log", echo=echo, extra_args=extra,
+                       poll=(lambda: [p() for p in polls]) if polls else None,
+                       poll_s=0.005 if ukp else 0.02,
+                       on_start=ukp.started if ukp else None, qemu=qemu)
+        finally:
+            if ukp is not None:
+                ukp.stop()
         try:
             area = drainer.area() if drainer else read_trace_area(b.ram_file, b.elf)
         except (TraceFormatError, KeyError, ValueError) as e:
@@ -188,6 +239,22 @@ def run_config(cfg: str | Path, out: str | Path, *, timeout_s: float | None = No
     stats = collect(tl, out, area=area)
     return RunResult(b, out, res, area, tl, stats, error=model_error,
                      drain_backlog=drainer.max_backlog if drainer else 0)
+
+
+def _uk_process(cfg: str | Path, system: Any, b: Build, out: Path,
+                opts: UkOptions) -> UkProcess:
+    from partita.subsys.uk.config import parse
+    from partita.subsys.uk.launch import UkProcess, sandbox_dir
+
+    raw = system.subsys.get("uk")
+    section, problems = parse(raw) if raw is not None else (None, [])
+    if section is None:
+        raise ConfigError(f"{cfg}: --uk needs a `uk:` section (it links the proxy kernel's "
+                          "side, subsys/uk)" + "".join(f"; {p.message}" for p in problems))
+    (out / "uk.log").unlink(missing_ok=True)
+    sandbox = opts.sandbox or sandbox_dir(Path(cfg), section.sandbox)
+    return UkProcess(b.elf, b.ram_file, sandbox,
+                     out / "uk.log", section.uk_poll, opts)
 
 
 def load_result(cfg: str | Path, out: str | Path) -> RunResult:
@@ -226,6 +293,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "none; a configuration with the model's section loads it by default")
     p.add_argument("--gdb-port", type=int, default=1234, help="gdb stub port (default 1234)")
     add_app_dir_argument(p)
+    p.add_argument("--uk", action="store_true",
+                   help="run the user-level kernel (uk/) beside QEMU, started once QEMU runs "
+                   "and stopped at the end (a `uk:` section; docs/proxy-kernel.md)")
+    p.add_argument("--uk-delay", type=float, default=0.0, metavar="S",
+                   help="with --uk: start the UK S wall-clock seconds after QEMU")
     p.add_argument("--allow-misses", action="store_true",
                    help="exit 0 despite deadline misses and budget aborts (configurations "
                    "meant to miss); panics, host time-outs and bound violations still fail")
@@ -239,6 +311,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
+def _uk_options(args: argparse.Namespace) -> UkOptions | None:
+    if not args.uk:
+        return None
+    from partita.subsys.uk.launch import UkOptions
+
+    return UkOptions(start_after_s=args.uk_delay)
+
+
 def _run(args: argparse.Namespace) -> int:
     from partita.run.report import render
     from partita.trace.cli import gantt_options
@@ -250,7 +330,8 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     r = run_config(args.config, args.out, timeout_s=args.timeout, echo=not args.quiet,
                    png=not args.no_png, app_dirs=args.app_dir,
-                   gdb_port=args.gdb_port if args.gdb else None, model=args.model, **opts)
+                   gdb_port=args.gdb_port if args.gdb else None, model=args.model,
+                   uk=_uk_options(args), **opts)
     if r.timeline is not None:
         render(r.stats, r.timeline, title=f"Partita {r.build.system.name}", wide=args.wide)
         from partita import subsys

@@ -10,7 +10,9 @@ below. It contributes, all in one place:
 - its trace events (`trace_ranges`: the ranges of kernel/trace/trace_events.yaml it owns);
 - its task set (`tasks`, the `partita.model` types) and their bounds (`bounds`), which
   `partita analyze` and `partita run` report beside the kernel's threads;
-- its report (`render_report`: extra tables / files of a run, from the trace).
+- its report (`render_report`: extra tables / files of a run, from the trace);
+- optionally, the emulated devices it needs (`qemu_devices`: QEMU `-device` values; a run with
+  any boots build/qemu's QEMU with Partita's device models instead of Debian's).
 
 Adding a subsystem is one line in `_MODULES` plus its package. Modules are imported only when a
 configuration uses them (or when a report looks for their events), so `partita config` on a
@@ -36,6 +38,8 @@ _MODULES: dict[str, str] = {
     "spm": "partita.subsys.spm.plugin",
     "cache_model": "partita.subsys.cachemodel.plugin",
     "dataflow": "partita.subsys.dataflow.plugin",
+    "coproc": "partita.subsys.coproc.plugin",
+    "uk": "partita.subsys.uk.plugin",
 }
 
 # Timing models: QEMU plugins a run can load (`partita run --model NAME`), each configured by
@@ -87,6 +91,19 @@ class Subsystem(Protocol):
         """Print its part of a run's report (nothing if the trace holds none of its events);
         with `out`, also write its files there."""
         ...
+
+
+def qemu_devices(sections: Mapping[str, Any]) -> list[str]:
+    """The emulated devices the configuration's sections need, as QEMU `-device` values (e.g.
+    `partita-sched,addr=0x10200000,instances=2`). A subsystem declares them with an optional
+    `qemu_devices(section) -> list[str]`; any device makes `partita run` boot build/qemu's
+    QEMU (Partita's device models, scripts/qemu-dev.sh) instead of Debian's."""
+    devs: list[str] = []
+    for sub, section in used(sections):
+        fn = getattr(sub, "qemu_devices", None)
+        if fn is not None:
+            devs += fn(section)
+    return devs
 
 
 class Model(Protocol):

@@ -65,6 +65,18 @@ class IoEv(IntEnum):
     CONSOLE = 53
 
 
+class UkEv(IntEnum):
+    """Events of subsystem uk (enum pt_uk_trace_event)."""
+
+    SEND = 80
+    REPLY = 81
+    NOUK = 82
+    DEAD = 83
+    TIMEOUT = 84
+    FULL = 85
+    STALE = 86
+
+
 class DataflowEv(IntEnum):
     """Events of subsystem dataflow (enum pt_dataflow_trace_event)."""
 
@@ -75,5 +87,6 @@ class DataflowEv(IntEnum):
 SUBSYS_RANGES: dict[str, tuple[int, int]] = {
     "spm": (32, 16),
     "io": (48, 16),
+    "uk": (80, 16),
     "dataflow": (96, 16),
 }

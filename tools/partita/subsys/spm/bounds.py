@@ -20,17 +20,23 @@ def core_inputs(spm: SpmCfg, core: int, phase: int = 0) -> tuple[list[str], list
             [t.period_ns for t in mine], [t.d for t in mine])
 
 
-def bounds_for(spm: SpmCfg) -> dict[str, dict[str, Any]]:
-    """{task: {bound_ns, schedulable, deadline_ns}}; bound_ns is None if it exceeds 100 D."""
-    from partita.analysis.spm import bound_one
+def bounds_for(spm: SpmCfg, analysis: str = "exact") -> dict[str, dict[str, Any]]:
+    """{task: {bound_ns, schedulable, deadline_ns}}; bound_ns is None if it exceeds 100 D
+    (conservative) or the period (exact: docs/spm.md)."""
+    from partita.analysis.spm import ANALYSES
+
+    one = ANALYSES[analysis]
 
     out: dict[str, dict[str, Any]] = {}
     m = len(spm.app_cpus)
     for phase in range(spm.nphases):
         for core in range(m):
             names, c, t, d = core_inputs(spm, core, phase)
+            above = False  # exact: no bound below an unschedulable task (spm._bounds)
             for i, name in enumerate(names):
-                b = bound_one(c, t, d, i, spm.sigma, m, limit=100 * d[i])
+                b = None if above and analysis == "exact" else \
+                    one(c, t, d, i, spm.sigma, m, limit=100 * d[i])
+                above |= b is None
                 out[name] = {"bound_ns": b, "deadline_ns": d[i],
                              "schedulable": b is not None and b <= d[i]}
     return out

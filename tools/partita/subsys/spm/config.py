@@ -85,6 +85,9 @@ class SpmTask(Strict):
     period_ns: int = Field(gt=0)
     deadline_ns: int | None = Field(default=None, gt=0)
     offset_ns: int = Field(default=0, ge=0)
+    sporadic_extra_ns: int = Field(
+        default=0, ge=0, description="sporadic: inter-arrival = period (the minimum) + a "
+        "pseudo-random extra in [0, this]; 0 = periodic")
     wcet_ns: int = Field(gt=0)
     image_bytes: int = Field(gt=0, description="declared footprint; the build checks it")
     in_mirror: Mirror = Field(default_factory=Mirror)
@@ -172,7 +175,7 @@ class SpmCfg(Strict):
         return math.ceil(self.largest_copy[0] / 1000) * 1000
 
 
-DURATIONS = ("period", "deadline", "offset", "wcet")
+DURATIONS = ("period", "deadline", "offset", "wcet", "sporadic_extra")
 
 
 def _normalize(raw: dict[str, Any]) -> list[Problem]:

@@ -31,6 +31,7 @@ def generate_c(spm: SpmCfg | None) -> str:
             f"\t{{ .name = {_c_str(t.name)}, .core = {t.core}, .priority = {t.priority}, "
             f".period_ns = {t.period_ns}ull, .deadline_ns = {t.d}ull, "
             f".offset_ns = {t.offset_ns}ull, .wcet_ns = {t.wcet_ns}ull, "
+            f".sporadic_extra_ns = {t.sporadic_extra_ns}ull, "
             f".image_addr = (uintptr_t)pt_spm_task_img_{i}, .image_bytes = {t.image_bytes}u, "
             f".arg = {t.arg}ull, .phase = {t.phase} }},")
     if not spm.tasks:
