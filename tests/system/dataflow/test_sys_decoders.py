@@ -1,7 +1,8 @@
 """The two decoders (apps/dataflow/df_jpeg.c, df_h264.c) as data-flow applications on two
 cpus under the tdm policy: every byte the guest decodes equals the host's reference decoder
 (partita.subsys.dataflow.codecs, numpy), on StS and DyS, with the scan and the bitmap
-task-status managers; no task fires while its TSM says it may not; the streams repeat and
+task-status managers and the bitmap TSM on a coprocessor hart (`tsm: coproc`, service
+dftsm); no task fires while its TSM says it may not; the streams repeat and
 every later pass decodes to the same bytes (FNV-1a sums)."""
 
 from __future__ import annotations
@@ -9,28 +10,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
+from partita.experiments.dataflow_speedup import decoder_config
 from partita.run.run import RunResult
 from partita.subsys.dataflow import codecs
 
-ROOT = Path(__file__).resolve().parents[3]
-CONFIGS = ROOT / "apps" / "dataflow" / "configs"
 HEX = re.compile(r"\b(pjpg|ph64) 0 (\d+) (\d+) ([0-9a-f]+)$")
 SUM = re.compile(r"\b(pjpg|ph64) sum (\d+) (\d+) ([0-9a-f]{8})$")
-VARIANTS = [("sts", "scan"), ("sts", "bitmap"), ("dys", "scan"), ("dys", "bitmap")]
+VARIANTS = [(m, t) for m in ("sts", "dys") for t in ("scan", "bitmap", "coproc")]
 
 
 def variant(base: str, mode: str, tsm: str, where: Path) -> Path:
-    """apps/dataflow/configs/<base>.yaml with every application's mode and the TSM set."""
-    doc: dict[str, Any] = yaml.safe_load((CONFIGS / f"{base}.yaml").read_text())
-    for s in doc["schedulers"]:
-        for a in s["tdm"]["apps"]:
-            a["mode"] = mode
-    doc["dataflow"]["tsm"] = tsm
-    doc["name"] = f"{base}_{mode}_{tsm}"
+    """apps/dataflow/configs/<base>.yaml with every application's mode and the TSM set (as
+    `partita experiment dataflow` boots it; tsm coproc: on one more hart)."""
+    doc = decoder_config({"df_jpeg": "jpeg", "df_h264": "h264"}[base], mode, tsm)
     out = where / f"{doc['name']}.yaml"
     out.write_text(yaml.safe_dump(doc, sort_keys=False, width=200))
     return out

@@ -41,13 +41,21 @@ SKIP_DECISIONS = 4     # boot and the round in which actors bind
 
 
 def decoder_config(dec: str, mode: str, tsm: str) -> dict[str, Any]:
-    """The decoder's configuration with every application's mode and the TSM set."""
+    """The decoder's configuration with every application's mode and the TSM set. tsm
+    `coproc`: the bitmap TSM on a coprocessor (service dftsm) on one more hart."""
     base, _ = DECODERS[dec]
     doc: dict[str, Any] = yaml.safe_load((CONFIGS / f"{base}.yaml").read_text())
     for s in doc["schedulers"]:
         for a in s["tdm"]["apps"]:
             a["mode"] = mode
     doc["dataflow"]["tsm"] = tsm
+    if tsm == "coproc":
+        cpu = int(doc["ncpus"])
+        doc["ncpus"] = cpu + 1
+        doc["cpus"] = [*doc.get("cpus", []), {"id": cpu, "role": "coproc"}]
+        doc["coproc"] = [{"name": "tsmcp", "service": "dftsm", "backend": "hart", "cpu": cpu,
+                          "clients": [g["name"] for g in doc["dataflow"]["graphs"]]}]
+        doc["dataflow"]["coproc"] = "tsmcp"
     doc["name"] = f"{base}_{mode}_{tsm}"
     return doc
 
@@ -88,8 +96,11 @@ def boot_decoder(item: tuple[str, str, str], out: Path) -> dict[str, Any]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+TSMS = ("scan", "bitmap", "coproc")
+
+
 def wcet_items() -> list[tuple[str, str, str]]:
-    return [(d, m, t) for d in DECODERS for m in ("sts", "dys") for t in ("scan", "bitmap")]
+    return [(d, m, t) for d in DECODERS for m in ("sts", "dys") for t in TSMS]
 
 
 def decoder_wcets(res: list[dict[str, Any]]) -> dict[tuple[str, str, str], int]:
@@ -141,6 +152,11 @@ def table(rows: list[dict[str, Any]], w: dict[tuple[str, str, str], int]
             out.append({"application": d, "mode": m, "tasks": 3 if d == "jpeg" else 6,
                         "fifos_per_task": "", "wcet_scan": ws, "wcet_bitmap": wb,
                         **gains(ws, wb)})
+            if (d, m, "coproc") in w:  # the same with the TSM on the coprocessor hart
+                wc = w[(d, m, "coproc")]
+                out.append({"application": f"{d} (coproc TSM)", "mode": m,
+                            "tasks": 3 if d == "jpeg" else 6, "fifos_per_task": "",
+                            "wcet_scan": ws, "wcet_bitmap": wc, **gains(ws, wc)})
     return out
 
 
