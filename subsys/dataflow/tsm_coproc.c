@@ -73,6 +73,7 @@ static struct pt_coproc *cp;
 /* seq of each task's last FIRED post (0: none); written under the graph's lock by
  * pt_df_fired, read by the deciding RTOS */
 static uint32_t last_fired[PT_DF_TSMSVC_MAX_GRAPHS][PT_DF_MAX_TASKS];
+static uint32_t last_any[PT_DF_TSMSVC_MAX_GRAPHS]; /* seq of the graph's last post */
 
 static uint32_t graph_of(const struct pt_df_tsm *t) { return (uint32_t)(t - pt_df_config.tsms); }
 
@@ -87,12 +88,21 @@ static bool cp_eligible(struct pt_df_tsm *t, uint32_t task)
 	return (pt_coproc_read(cp, g, 0) >> task) & 1u;
 }
 
+/* DyS: one load of the bitmap when every post of the graph is served (the usual case);
+ * otherwise the tasks whose own firing is not applied yet are masked out. */
 static int32_t cp_next_eligible(struct pt_df_tsm *t, uint32_t from)
 {
-	uint32_t n = t->g->ntasks;
+	uint32_t g = graph_of(t), n = t->g->ntasks;
+	uint32_t any = __atomic_load_n(&last_any[g], __ATOMIC_ACQUIRE);
+	bool all_served = !any || pt_coproc_served(cp, g, any);
+	uint64_t bits = pt_coproc_read(cp, g, 0);
+	if (!all_served)
+		for (uint32_t k = 0; k < n; k++)
+			if ((bits >> k) & 1u && !cp_eligible(t, k))
+				bits &= ~(1ull << k);
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t task = (from + k) % n;
-		if (cp_eligible(t, task))
+		if ((bits >> task) & 1u)
 			return (int32_t)task;
 	}
 	return -1;
@@ -106,6 +116,7 @@ static void cp_fired(struct pt_df_tsm *t, uint32_t task)
 	/* parallel non-blocking: the RTOS goes on; the service updates the bitmap meanwhile */
 	uint32_t seq = pt_coproc_post_wait(cp, g, &req);
 	__atomic_store_n(&last_fired[g][task], seq, __ATOMIC_RELEASE);
+	__atomic_store_n(&last_any[g], seq, __ATOMIC_RELEASE);
 }
 
 static void cp_counter_changed(struct pt_df_tsm *t, uint32_t fifo)
