@@ -62,9 +62,9 @@ void df_codec_bind(const char *graph, const char *actor, uint32_t *g, uint32_t *
 /* One firing done (its FIFO counters moved): report it, wait for the next slot. `ok` false:
  * the task ran while its FIFOs forbid a firing. `strict` (thread arg 1; firings fit their
  * slot, as in the system tests): an error line, the TSM let an ineligible task run.
- * Otherwise (slots shorter than a firing, `partita experiment dataflow`'s throughput runs) a
- * task chosen while in the middle of a firing goes on into the next firing without the
- * TSM's word: one not eligible then just waits for its next slot, firing nothing. */
+ * Otherwise (arg 0: for wheels whose slots are shorter than a firing) a task chosen while in
+ * the middle of a firing goes on into the next firing without the TSM's word: one not
+ * eligible then just waits for its next slot, firing nothing. */
 void df_codec_fired(uint32_t g, uint32_t a, const char *who, bool ok, bool strict);
 /* Decoded bytes of one unit: pass 0 as hex lines "<tag> <pass> <unit> <offset> <hex>", later
  * passes as one line "<tag> sum <pass> <unit> <fnv1a32>". */
