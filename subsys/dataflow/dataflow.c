@@ -4,6 +4,7 @@
  * The generated tables are pt_df_config (build/<cfg>/gen/pt_dataflow_config.c).
  */
 #include <partita/dataflow.h>
+#include <partita/df_tsmsvc.h>
 #include <partita/hal.h>
 #include <partita/subsys.h>
 #include <partita/tdm.h>
@@ -11,6 +12,8 @@
 #include <partita/limits.h>
 #include "trace/trace.h"
 #include "dataflow_trace_events.h"
+
+#pragma weak pt_coproc_find /* subsys/coproc: linked with a `coproc:` section only */
 
 #define DF_MAX_GRAPHS 16 /* partita config allows no more (dataflow.graphs) */
 /* the thread running each actor (pt_df_actor_bind), 0: none yet */
@@ -172,6 +175,7 @@ static _Noreturn void fail(const char *what, const char *graph)
 static void df_boot(void)
 {
 	const struct pt_df_tsm_ops *ops =
+		pt_df_config.tsm_coproc ? &pt_df_tsm_coproc_ops :
 		pt_df_config.tsm_bitmap ? &pt_df_tsm_bitmap_ops : &pt_df_tsm_scan_ops;
 	if (pt_df_config.ngraphs > DF_MAX_GRAPHS)
 		fail("more graphs than DF_MAX_GRAPHS", "(all)");
@@ -188,6 +192,11 @@ static void df_boot(void)
 		if (!pt_df_tsm_init(&pt_df_config.tsms[g], ops, &c->graph))
 			fail("bad graph table", c->name);
 	}
+	/* subsys/coproc boots first (link order): its rings are set up */
+	if (pt_df_config.tsm_coproc &&
+	    !pt_df_tsm_coproc_boot(pt_coproc_find ? pt_coproc_find(pt_df_config.tsm_coproc) : 0))
+		fail("tsm: coproc: no booted dftsm coprocessor of that name with a client slot "
+		     "per graph", pt_df_config.tsm_coproc);
 	pt_tdm_set_hooks(&df_tdm_hooks);
 	hal_fence();
 }

@@ -172,8 +172,8 @@ def _check_offload(cfg: SystemCfg) -> list[Problem]:
     policy = {s.name: s.policy for s in cfg.schedulers}
     orders = set()
     for j, c in enumerate(raw if isinstance(raw, list) else []):
-        if not isinstance(c, dict):
-            continue
+        if not isinstance(c, dict) or c.get("service", "sched") != "sched":
+            continue  # another service's clients are not schedulers (dftsm: graphs)
         if c.get("clients"):
             orders.add(c.get("priority_order") or "low_first")
         for k, name in enumerate(c.get("clients") or []):

@@ -37,7 +37,7 @@ STS_TASKS = 10
 STS_K = (1, 2, 3, 4, 5)          # FIFOs per task = 2k: 2..10
 DYS_M = (2, 4, 6, 8, 10)
 DYS_K = (1, 3, 5)
-TSMS = ("scan", "bitmap")
+TSMS = ("scan", "bitmap", "coproc")  # coproc: the bitmap on a coprocessor hart (dftsm)
 RTOS_SLOT_US, APP_SLOT_US = 20, 20
 PAPER = {"sts_wcet_10task_9fifo": 846, "sts_min": 266, "dys_acet_range": (1000, 6000),
          "hwtsm_constant": 461}
@@ -107,9 +107,16 @@ def config(policy: str, tsm: str, run_ms: int = 20, k: int = 0) -> dict[str, Any
         "rtos_slot_us": RTOS_SLOT_US,
         "slots": [{"app": a["name"], "length_us": APP_SLOT_US} for a in apps[c]],
         "apps": apps[c]}} for c in range(ncpus)]
-    return {"name": f"df_{policy}{k or ''}_{tsm}", "apps": [str(ROOT / "apps" / "dataflow")],
-            "ncpus": ncpus, "icount_shift": 0, "run_for_ms": run_ms, "schedulers": scheds,
-            "threads": threads, "dataflow": {"tsm": tsm, "graphs": graphs}}
+    doc = {"name": f"df_{policy}{k or ''}_{tsm}", "apps": [str(ROOT / "apps" / "dataflow")],
+           "ncpus": ncpus, "icount_shift": 0, "run_for_ms": run_ms, "schedulers": scheds,
+           "threads": threads, "dataflow": {"tsm": tsm, "graphs": graphs}}
+    if tsm == "coproc":  # the coprocessor on one more hart, a client slot per graph
+        doc["ncpus"] = ncpus + 1
+        doc["cpus"] = [{"id": ncpus, "role": "coproc"}]
+        doc["coproc"] = [{"name": "tsmcp", "service": "dftsm", "backend": "hart",
+                          "cpu": ncpus, "clients": [g["name"] for g in graphs]}]
+        doc["dataflow"]["coproc"] = "tsmcp"
+    return doc
 
 
 def _boot(item: tuple[str, str, int], out: Path, run_ms: int) -> dict[str, Any]:
@@ -147,10 +154,10 @@ def _boot(item: tuple[str, str, int], out: Path, run_ms: int) -> dict[str, Any]:
                 if seen[i] <= pts[i][0] + 2:  # boot and the round in which actors bind
                     continue
                 costs.setdefault(i, []).append(int(x["arg0"]) & 0xffffffff)
-                if int(x["tid"]):  # threads are in application order, after the idle ones
-                    first = doc["ncpus"] + 1 + sum(pts[j][0] for j in range(i))
-                    by_task.setdefault(int(x["tid"]) - first, []).append(
-                        int(x["arg0"]) & 0xffffffff)
+                if int(x["tid"]):  # a{g}_{i} or T{i + 1}: the task's index from its name
+                    name = r.timeline.name(int(x["tid"])) if r.timeline else ""
+                    t = int(name[1:]) - 1 if name[:1] == "T" else int(name.rsplit("_", 1)[1])
+                    by_task.setdefault(t, []).append(int(x["arg0"]) & 0xffffffff)
             fires_ev = recs[recs["type"] == DataflowEv.FIRE]
             for x in fires_ev:
                 gi = int(x["arg0"]) >> 16
@@ -196,7 +203,25 @@ def run(out: Path, seed: int, sets: int, jobs: int, quiet: bool = False,
         w.writeheader()
         w.writerows(fig13)
     _plot(out, rows)
+    _speedup(out, rows, jobs, quiet, executor)
     return path
+
+
+def _speedup(out: Path, rows: list[dict[str, Any]], jobs: int, quiet: bool,
+             executor: str | None) -> None:
+    """Part 2 (dataflow_speedup): the decoders' RTOS decisions (decoders.csv), the paper's
+    Table 1 from every application's WCETs (speedup.csv, speedup.png)."""
+    from partita.experiments import dataflow_speedup as sp
+
+    res = map_work(functools.partial(sp.boot_decoder, out=out), sp.wcet_items(),
+                   min(jobs, 2), "dataflow decoders", quiet, executor)
+    tab = sp.table(rows, sp.decoder_wcets(res))
+    for name, t in (("decoders.csv", sp.decoder_rows(res)), ("speedup.csv", tab)):
+        with (out / name).open("w", newline="") as f:
+            wr = csv.DictWriter(f, fieldnames=list(t[0]))
+            wr.writeheader()
+            wr.writerows(t)
+    sp.plot(out, tab)
 
 
 def _plot(out: Path, rows: list[dict[str, Any]]) -> None:
@@ -204,7 +229,7 @@ def _plot(out: Path, rows: list[dict[str, Any]]) -> None:
 
     fig = Figure(figsize=(11, 3.8))
     ax1, ax2 = fig.subplots(1, 2)
-    for tsm, style in (("scan", "o-"), ("bitmap", "s--")):
+    for tsm, style in (("scan", "o-"), ("bitmap", "s--"), ("coproc", "^:")):
         sts = [r for r in rows if r["policy"] == "sts" and r["tsm"] == tsm]
         ax1.plot([r["fifos_per_task"] for r in sts], [r["worst_cycles"] for r in sts], style,
                  label=f"{tsm}: worst")

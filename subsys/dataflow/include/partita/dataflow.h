@@ -32,7 +32,9 @@ struct pt_df_graph_cfg {
 
 struct pt_df_sys_cfg {
 	uint32_t ngraphs;
-	uint8_t tsm_bitmap;             /* 0: scan, 1: bitmap */
+	uint8_t tsm_bitmap;             /* 0: scan, 1: bitmap (ignored with tsm_coproc) */
+	const char *tsm_coproc;         /* tsm: coproc: the coprocessor's name (dftsm service,
+					 * <partita/df_tsmsvc.h>); NULL: inline scan / bitmap */
 	const struct pt_df_graph_cfg *graphs;
 	struct pt_df_tsm *tsms;         /* ngraphs instances */
 };

@@ -8,7 +8,8 @@
         base: 0x10200000         # backend device: its MMIO base (default DEVICE_BASE + 64 KiB
                                  # per device coprocessor before it; docs/devices.md)
         priority_order: low_first  # service sched: low_first (0 highest) | high_first
-        clients: [core0]         # service sched: the `policy: offload` scheduler instances
+        clients: [core0]         # service sched: the `policy: offload` scheduler instances;
+                                 # service dftsm: the dataflow graphs, in their order
 
 Each client scheduler instance gets its own slot (its own ready structure) in the
 coprocessor, in the order listed.
@@ -34,7 +35,7 @@ DEVICE_SPAN = (0x10200000, 0x20000000)
 DEVICE_SERVICES = ("sched",)
 
 # service name -> its struct pt_coproc_service and the C type of its configuration record
-SERVICES: dict[str, str] = {"sched": "pt_schedsvc"}
+SERVICES: dict[str, str] = {"sched": "pt_schedsvc", "dftsm": "pt_df_tsmsvc"}
 
 
 class Backend(StrEnum):
@@ -215,7 +216,8 @@ def gen_c(section: CoprocSection) -> str:
             "};",
             "",
         ]
-        binds += [f'\t{{ "{s}", &cp{i}, {k} }},' for k, s in enumerate(c.clients)]
+        if c.service == "sched":  # the offload policy finds its slot here
+            binds += [f'\t{{ "{s}", &cp{i}, {k} }},' for k, s in enumerate(c.clients)]
     lines += [
         "struct pt_coproc *const pt_coprocs[] = { "
         + ", ".join(f"&cp{i}" for i in range(len(section.coprocs))) + " };",
@@ -230,4 +232,5 @@ def gen_c(section: CoprocSection) -> str:
 
 
 # service -> (header declaring its state type, the type), kernel-relative include
-_STATE = {"sched": ("sched/offload/schedsvc.h", "struct pt_schedsvc_state")}
+_STATE = {"sched": ("sched/offload/schedsvc.h", "struct pt_schedsvc_state"),
+          "dftsm": ("partita/df_tsmsvc.h", "struct pt_df_tsmsvc_state")}

@@ -1,8 +1,10 @@
 """The `dataflow:` section: data-flow applications as task graphs (brief 4).
 
     dataflow:
-      tsm: scan                   # task-status manager: scan (the RTOS reads the FIFOs) or
-                                  # bitmap (kept by counter notifications)
+      tsm: scan                   # task-status manager: scan (the RTOS reads the FIFOs),
+                                  # bitmap (kept by counter notifications) or coproc (the
+                                  # bitmap on coprocessor `coproc:`, service dftsm, whose
+                                  # clients: are the graphs in this order)
       graphs:
         - name: jpeg
           actors:                 # one task each; `phases`: CSDF phases (1 = SDF)
@@ -42,6 +44,7 @@ class Strict(BaseModel):
 class Tsm(StrEnum):
     scan = "scan"
     bitmap = "bitmap"
+    coproc = "coproc"  # the bitmap on a coprocessor of service dftsm (`coproc:` field)
 
 
 class ActorCfg(Strict):
@@ -76,10 +79,14 @@ class GraphCfg(Strict):
 
 class DataflowCfg(Strict):
     tsm: Tsm = Tsm.scan
+    coproc: Name | None = Field(default=None, description="tsm coproc: the coprocessor (a "
+                                "`coproc:` entry of service dftsm, clients: the graphs)")
     graphs: list[GraphCfg] = Field(default_factory=list, max_length=MAX_GRAPHS)
 
     @model_validator(mode="after")
     def _unique_graphs(self) -> DataflowCfg:
+        if (self.tsm == Tsm.coproc) != (self.coproc is not None):
+            raise ValueError("tsm: coproc names its coprocessor (coproc: NAME), and only it")
         names = [g.name for g in self.graphs]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:

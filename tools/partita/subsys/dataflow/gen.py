@@ -64,6 +64,7 @@ def generate(section: DataflowCfg) -> str:
     out.append("};")
     out.append(f"static struct pt_df_tsm tsms[{max(n, 1)}];")
     out.append(f"const struct pt_df_sys_cfg pt_df_config = {{ .ngraphs = {n}, "
-               f".tsm_bitmap = {int(section.tsm == Tsm.bitmap)}, .graphs = graphs, "
+               f".tsm_bitmap = {int(section.tsm == Tsm.bitmap)}, .tsm_coproc = "
+               f"{chr(34) + section.coproc + chr(34) if section.coproc else 0}, .graphs = graphs, "
                ".tsms = tsms };")
     return "\n".join(out) + "\n"
