@@ -24,10 +24,19 @@ int pt_svc_ring_init(struct pt_svc_ring *r, void *slots, uint32_t capacity,
 	return 0;
 }
 
-/* Byte copy through volatile pointers: the compiler may not turn it into a memcpy call
- * (freestanding: no libc), and the other side reads the bytes after the fence. */
+/* Copy through volatile pointers: the compiler may not turn it into a memcpy call
+ * (freestanding: no libc), and the other side reads the bytes after the fence. Whole 64-bit
+ * words when both ends and the size allow it (a 48-byte coprocessor request: 6 word copies
+ * instead of 48 byte copies), else bytes. */
 static void copy(volatile uint8_t *dst, const volatile uint8_t *src, uint32_t n)
 {
+	if ((((uintptr_t)dst | (uintptr_t)src | n) & 7u) == 0) {
+		volatile uint64_t *d = (volatile uint64_t *)dst;
+		const volatile uint64_t *s = (const volatile uint64_t *)src;
+		for (uint32_t i = 0; i < n / 8u; i++)
+			d[i] = s[i];
+		return;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		dst[i] = src[i];
 }
