@@ -66,11 +66,13 @@ def test_summary_per_thread_and_job() -> None:
 
 
 def test_plugin_option(tmp_path: Path) -> None:
-    from partita.run.build import build
+    from partita.run.build import build, build_dir_for, locked
 
     system = load_resolved(CM / "cm_disjoint.yaml")
-    b = build(CM / "cm_disjoint.yaml", quiet=True)
-    opt, = model.qemu_args(system, b.elf, b.ram_file, tmp_path)[1:]
+    # the system test boots the same configuration, maybe in another worker: share its lock
+    with locked(build_dir_for(system.name)):
+        b = build(CM / "cm_disjoint.yaml", quiet=True)
+        opt, = model.qemu_args(system, b.elf, b.ram_file, tmp_path)[1:]
     args = dict(kv.split("=", 1) for kv in opt.split(",")[1:])
     assert opt.split(",")[0].endswith("build/cachesim/libcachesim.so")
     assert (args["llc_size"], args["llc_ways"], args["line"]) == ("262144", "4", "64")
