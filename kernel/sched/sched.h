@@ -148,4 +148,29 @@ extern const struct pt_sched_ops pt_sched_offload_ops;
 /* Ops table for a configured policy id; NULL if unknown. */
 const struct pt_sched_ops *pt_sched_ops_for(uint8_t policy_id);
 
+/*
+ * Round-robin quantum accounting shared by the fixed-priority policies (fp, offload) for
+ * their next_event on a switch: the entity leaving keeps what is left of its quantum (none
+ * if it ran out), the one arriving starts a fresh quantum unless it has some left, and
+ * *slice_end_cycles (the policy's own context) becomes the end of that quantum. Returns it
+ * (UINT64_MAX with nothing running).
+ */
+static inline uint64_t pt_sched_rr_switch(const struct pt_sched *s, uint64_t *slice_end_cycles,
+					  struct pt_sched_entity *prev,
+					  struct pt_sched_entity *next, uint32_t flags,
+					  uint64_t now)
+{
+	if (prev)
+		prev->slice_left = (flags & PT_SCHED_QUANTUM_OVER) || *slice_end_cycles <= now
+					   ? 0 : *slice_end_cycles - now;
+	if (!next) {
+		*slice_end_cycles = UINT64_MAX;
+		return UINT64_MAX;
+	}
+	if (!next->slice_left)
+		next->slice_left = s->quantum_cycles;
+	*slice_end_cycles = now + next->slice_left;
+	return *slice_end_cycles;
+}
+
 #endif

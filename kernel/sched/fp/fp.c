@@ -97,17 +97,7 @@ static uint64_t fp_next_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_
 {
 	(void)cpu;
 	struct pt_fp_ctx *x = PT_SCHED_CTX(s, struct pt_fp_ctx);
-	if (prev)
-		prev->slice_left = (flags & PT_SCHED_QUANTUM_OVER) || x->slice_end_cycles <= now
-					   ? 0 : x->slice_end_cycles - now;
-	if (!next) {
-		x->slice_end_cycles = UINT64_MAX;
-		return UINT64_MAX;
-	}
-	if (!next->slice_left)
-		next->slice_left = s->quantum_cycles;
-	x->slice_end_cycles = now + next->slice_left;
-	return x->slice_end_cycles;
+	return pt_sched_rr_switch(s, &x->slice_end_cycles, prev, next, flags, now);
 }
 
 /* The running entity's quantum is over: it goes behind its equals (if one is ready). */

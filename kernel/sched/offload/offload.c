@@ -231,17 +231,7 @@ static uint64_t offload_next_event(struct pt_sched *s, uint32_t cpu, struct pt_s
 {
 	(void)cpu;
 	struct pt_offload_ctx *x = ctx_of(s);
-	if (prev)
-		prev->slice_left = (flags & PT_SCHED_QUANTUM_OVER) || x->slice_end_cycles <= now
-					   ? 0 : x->slice_end_cycles - now;
-	if (!next) {
-		x->slice_end_cycles = UINT64_MAX;
-		return UINT64_MAX;
-	}
-	if (!next->slice_left)
-		next->slice_left = s->quantum_cycles;
-	x->slice_end_cycles = now + next->slice_left;
-	return x->slice_end_cycles;
+	return pt_sched_rr_switch(s, &x->slice_end_cycles, prev, next, flags, now);
 }
 
 static int offload_on_event(struct pt_sched *s, uint32_t cpu, struct pt_sched_entity *running,
